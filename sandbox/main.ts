@@ -1,0 +1,25 @@
+import { openDatabase } from './db';
+import { sandboxConfig } from './config';
+import { createSandbox } from './server';
+
+/** `npm run sandbox`: the embedded upstream on its own, on 127.0.0.1. */
+const config = sandboxConfig();
+const db = openDatabase(config.dbPath);
+const server = createSandbox({ db, faults: config.faults, slowMs: config.slowMs });
+
+server.on('error', (err: NodeJS.ErrnoException) => {
+  console.error(`[sandbox] cannot listen on ${config.host}:${config.port}: ${err.code === 'EADDRINUSE' ? 'the port is in use (set SANDBOX_PORT)' : err.message}`);
+  process.exit(1);
+});
+server.listen(config.port, config.host, () => {
+  console.log(`[sandbox] upstream API on http://${config.host}:${config.port}  (keys: sk_sandbox_demo, sk_sandbox_other; ids: /__sandbox/fixtures${config.faults ? '; faults ON' : ''})`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close();
+    server.closeAllConnections();
+    db.close();
+    process.exit(0);
+  });
+}
