@@ -63,7 +63,7 @@ function lineItems(r: Random, currency: string, min: number, max: number) {
 }
 
 function options(r: Random, methods: string[], seq: number) {
-  return methods.flatMap((method) => {
+  return methods.flatMap((method): Record<string, unknown>[] => {
     if (r.chance(0.5)) return [];
     return method === 'virtual_account'
       ? [{ method, bankName: r.pick(['Wema Bank', 'Providus Bank', 'Sterling Bank']), accountNumber: String(r.int(1_000_000_000, 9_999_999_999)), expiresAt: null }]

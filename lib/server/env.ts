@@ -1,0 +1,86 @@
+import 'server-only';
+import { z } from 'zod';
+
+/**
+ * The server's configuration (contract section 3), parsed once with zod. Only
+ * the data layer and the access gate read it; nothing here is ever sent to a
+ * browser. With API_BASE_URL unset the upstream is the embedded sandbox.
+ */
+export const SANDBOX_KEY = 'sk_sandbox_demo';
+
+const flag = z.enum(['true', 'false', '1', '0', '']).optional().transform((v) => v === 'true' || v === '1');
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+const baseUrl = z.url({ protocol: /^https?$/ }).transform((raw, ctx) => {
+  const url = new URL(raw);
+  if (url.username || url.password || url.search || url.hash) {
+    ctx.addIssue({ code: 'custom', message: 'must be a plain http(s) URL without credentials, query or fragment' });
+    return z.NEVER;
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+});
+
+const users = z.string().optional().transform((raw, ctx) => {
+  if (!raw?.trim()) return [];
+  return raw.split(',').map((pair) => {
+    const at = pair.indexOf(':');
+    const user = pair.slice(0, at).trim();
+    const password = pair.slice(at + 1);
+    if (at < 1 || !user || !password) ctx.addIssue({ code: 'custom', message: 'must be user:password pairs separated by commas' });
+    return { user, password };
+  });
+});
+
+const schema = z
+  .object({
+    API_BASE_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(baseUrl.optional()),
+    API_KEY: z.string().trim().optional().transform((v) => v || undefined),
+    API_KEY_HEADER: z.string().trim().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').default('Authorization'),
+    API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    AMOUNT_MINOR_UNITS: flag,
+    PORT: port(3000),
+    SANDBOX_PORT: port(4010),
+    DASHBOARD_USERS: users,
+    DASHBOARD_OPEN: flag,
+    NODE_ENV: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.API_BASE_URL && !env.API_KEY) ctx.addIssue({ code: 'custom', path: ['API_KEY'], message: 'is required when API_BASE_URL is set' });
+  });
+
+export type ServerConfig = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.output<typeof schema>) {
+  const sandbox = !env.API_BASE_URL;
+  return {
+    upstream: {
+      sandbox,
+      baseUrl: env.API_BASE_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
+      key: env.API_KEY ?? SANDBOX_KEY,
+      keyHeader: env.API_KEY_HEADER,
+      timeoutMs: env.API_TIMEOUT_MS,
+    },
+    amountMinorUnits: env.AMOUNT_MINOR_UNITS,
+    access: { users: env.DASHBOARD_USERS, open: env.DASHBOARD_OPEN },
+    production: env.NODE_ENV === 'production',
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** Parses a given environment; the message names the first bad variable. Never echoes values. */
+export function parseConfig(env: Record<string, string | undefined>): ServerConfig {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0] ?? 'environment')} ${issue.message}`);
+  }
+  return toConfig(result.data);
+}
+
+let cached: ServerConfig | undefined;
+
+export function getConfig(): ServerConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

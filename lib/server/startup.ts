@@ -1,0 +1,15 @@
+import 'server-only';
+import { ConfigError, getConfig } from './env';
+import { logger } from './logger';
+
+/** Validates the configuration at start; exits with the first problem named. */
+export function assertStartable() {
+  try {
+    const config = getConfig();
+    logger.info({ sandbox: config.upstream.sandbox, timeoutMs: config.upstream.timeoutMs }, 'configuration ok');
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`\n${error.message}\n(see .env.example)\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,142 @@
+import 'server-only';
+import pRetry from 'p-retry';
+import type { z } from 'zod';
+import type { ErrorSubject } from '@/lib/api/errors';
+import { isCollectionId, isProviderId } from '@/lib/api/ids';
+import { logger } from './logger';
+import { TransientFailure, UpstreamError } from './upstream-error';
+
+/**
+ * The one way to the upstream API. Paths come from three fixed templates whose
+ * only variable part is an id that already passed the contract's id rule, so
+ * no input can name another path or host. One deadline (API_TIMEOUT_MS) covers
+ * every attempt; transient failures are retried at most twice, with jitter.
+ */
+export type UpstreamRequest =
+  | { kind: 'list'; page: number; limit: number }
+  | { kind: 'collection'; id: string }
+  | { kind: 'provider'; id: string };
+
+export type UpstreamOptions = {
+  baseUrl: string;
+  key: string;
+  keyHeader: string;
+  timeoutMs: number;
+  retryDelayMs?: number;
+};
+
+const SUBJECT: Record<UpstreamRequest['kind'], ErrorSubject> = { list: 'collections', collection: 'collection', provider: 'provider' };
+
+/** The upstream URL for a request, or a thrown bad_request when its input breaks the rules. */
+export function upstreamUrl(baseUrl: string, request: UpstreamRequest): string {
+  switch (request.kind) {
+    case 'list': {
+      const { page, limit } = request;
+      if (!Number.isSafeInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) throw UpstreamError.of('bad_request', 'collections');
+      return `${baseUrl}/public/collections?page=${page}&limit=${limit}`;
+    }
+    case 'collection':
+      if (!isCollectionId(request.id)) throw UpstreamError.of('bad_request', 'collection');
+      return `${baseUrl}/public/collections/${request.id}`;
+    case 'provider':
+      if (!isProviderId(request.id)) throw UpstreamError.of('bad_request', 'provider');
+      return `${baseUrl}/public/providers/${request.id}`;
+  }
+}
+
+/** Retry-After as whole seconds, from either of its two forms. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The first failing field of a zod error, as a path like `data[3].amount.value`. */
+function failingField(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return '(unknown)';
+  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  return `${path || '(root)'}: ${issue.message}`;
+}
+
+export function createUpstreamClient(options: UpstreamOptions) {
+  const { baseUrl, key, keyHeader, timeoutMs } = options;
+  const retryDelayMs = options.retryDelayMs ?? 100;
+  const headers = {
+    Accept: 'application/json',
+    [keyHeader]: keyHeader.toLowerCase() === 'authorization' ? `Bearer ${key}` : key,
+  };
+  const scrub = (text: string) => text.split(key).join('[redacted]').slice(0, 500);
+
+  async function attempt<T>(url: string, subject: ErrorSubject, schema: z.ZodType<T>, signal: AbortSignal, log: Record<string, unknown>): Promise<T> {
+    let response: Response;
+    const started = performance.now();
+    try {
+      response = await fetch(url, { headers, signal, redirect: 'manual', cache: 'no-store' });
+    } catch (cause) {
+      if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
+      logger.warn({ ...log, err: (cause as Error).cause ?? String(cause) }, 'upstream unreachable');
+      throw new TransientFailure(UpstreamError.of('upstream_unreachable', subject));
+    }
+    const text = await response.text().catch(() => {
+      if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
+      throw new TransientFailure(UpstreamError.of('upstream_unreachable', subject));
+    });
+    const status = response.status;
+    const ms = Math.round(performance.now() - started);
+    if (status === 200) {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        logger.error({ ...log, status, ms, body: scrub(text) }, 'upstream answered with invalid JSON');
+        throw UpstreamError.of('upstream_invalid', subject);
+      }
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) {
+        logger.error({ ...log, status, ms, field: failingField(parsed.error) }, 'upstream answer breaks the schema');
+        throw UpstreamError.of('upstream_invalid', subject);
+      }
+      logger.info({ ...log, status, ms }, 'upstream ok');
+      return parsed.data;
+    }
+    logger.warn({ ...log, status, ms, body: scrub(text) }, 'upstream error');
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    if (status === 401) throw UpstreamError.of('upstream_auth', subject);
+    if (status === 403) throw UpstreamError.of('forbidden', subject);
+    if (status === 404) throw UpstreamError.of('not_found', subject);
+    if (status === 429) throw UpstreamError.of('rate_limited', subject, { retryAfter });
+    if (status === 502 || status === 503 || status === 504) throw new TransientFailure(UpstreamError.of('upstream_error', subject));
+    if (status >= 400 && status < 500) throw UpstreamError.of('upstream_rejected', subject);
+    throw UpstreamError.of('upstream_error', subject);
+  }
+
+  /** GETs one of the three upstream resources and parses it with `schema`. */
+  async function get<T>(request: UpstreamRequest, schema: z.ZodType<T>, context: { requestId?: string } = {}): Promise<T> {
+    const subject = SUBJECT[request.kind];
+    const url = upstreamUrl(baseUrl, request);
+    const signal = AbortSignal.timeout(timeoutMs);
+    const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
+    try {
+      return await pRetry((n) => attempt(url, subject, schema, signal, { ...log, attempt: n }), {
+        retries: 2,
+        minTimeout: retryDelayMs,
+        maxTimeout: retryDelayMs * 4,
+        randomize: true,
+        signal,
+        shouldRetry: ({ error }) => error instanceof TransientFailure && !signal.aborted,
+      });
+    } catch (error) {
+      if (error instanceof TransientFailure) throw error.final;
+      if (error instanceof UpstreamError) throw error;
+      if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
+      logger.error({ ...log, err: String(error) }, 'upstream call failed unexpectedly');
+      throw UpstreamError.of('upstream_error', subject);
+    }
+  }
+
+  return { get };
+}
+
+export type UpstreamClient = ReturnType<typeof createUpstreamClient>;
