@@ -1,14 +1,20 @@
 import { resolve } from 'node:path';
+import { z } from 'zod';
 
-/** The sandbox's own settings, read from the environment once. */
-export function sandboxConfig(env: NodeJS.ProcessEnv = process.env) {
-  const port = Number(env.SANDBOX_PORT ?? 4010);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`SANDBOX_PORT must be a port number, got "${env.SANDBOX_PORT}"`);
-  return {
-    port,
-    host: '127.0.0.1',
-    dbPath: resolve(env.SANDBOX_DB ?? '.data/sandbox.sqlite'),
-    faults: env.SANDBOX_FAULTS === '1' || env.SANDBOX_FAULTS === 'true',
-    slowMs: Number(env.SANDBOX_SLOW_MS ?? 15_000),
-  };
+/** The sandbox's own settings, validated once; the message names the first bad variable. */
+const schema = z.object({
+  SANDBOX_PORT: z.string().regex(/^\d+$/, 'must be a port number').default('4010').transform(Number).pipe(z.number().int().min(1).max(65535)),
+  SANDBOX_DB: z.string().min(1).default('.data/sandbox.sqlite'),
+  SANDBOX_FAULTS: z.enum(['1', 'true', '0', 'false', '']).default(''),
+  SANDBOX_SLOW_MS: z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').default('15000').transform(Number),
+});
+
+export function sandboxConfig(env: Record<string, string | undefined> = process.env) {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new Error(`Invalid sandbox configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const c = result.data;
+  return { port: c.SANDBOX_PORT, host: '127.0.0.1', dbPath: resolve(c.SANDBOX_DB), faults: c.SANDBOX_FAULTS === '1' || c.SANDBOX_FAULTS === 'true', slowMs: c.SANDBOX_SLOW_MS };
 }

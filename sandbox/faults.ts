@@ -39,7 +39,7 @@ export function faultForId(id: string): Fault | null {
   const match = /^(?:pay|prv)_fault_(.+)$/.exec(id);
   if (!match) return null;
   const name = match[1]!;
-  if (name.startsWith(FLAKY_PREFIX) && name.length > FLAKY_PREFIX.length) return { kind: 'flaky', token: name };
+  if (name.startsWith(FLAKY_PREFIX) && name.length > FLAKY_PREFIX.length) return { kind: 'flaky', token: id };
   return (FAULT_KINDS as readonly string[]).includes(name) ? { kind: name as FaultKind } : null;
 }
 

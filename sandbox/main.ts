@@ -3,7 +3,13 @@ import { sandboxConfig } from './config';
 import { createSandbox } from './server';
 
 /** `npm run sandbox`: the embedded upstream on its own, on 127.0.0.1. */
-const config = sandboxConfig();
+let config: ReturnType<typeof sandboxConfig>;
+try {
+  config = sandboxConfig();
+} catch (error) {
+  console.error(`[sandbox] ${(error as Error).message}`);
+  process.exit(1);
+}
 const db = openDatabase(config.dbPath);
 const server = createSandbox({ db, faults: config.faults, slowMs: config.slowMs });
 

@@ -68,7 +68,7 @@ export function createSandbox(options: SandboxOptions) {
     const record = () => (kind === 'provider' ? unknownValuesProvider(id) : unknownValuesCollection(id));
     const ok = (data: unknown) => json(200, kind === 'list'
       ? { status: 'success', message: 'Collections retrieved successfully', data: [data], meta: { count: 1, next: null, prev: null } }
-      : { status: 'success', message: 'Retrieved successfully', data });
+      : { status: 'success', message: `${kind === 'provider' ? 'Provider' : 'Collection'} retrieved successfully`, data });
     switch (fault.kind) {
       case 'slow': await new Promise((r) => setTimeout(r, slowMs)); return ok(record());
       case '500': return error(500, 'Internal server error');
@@ -105,7 +105,8 @@ export function createSandbox(options: SandboxOptions) {
     const kind = !id ? 'list' : match[1] === 'providers' ? 'provider' : 'collection';
 
     if (options.faults) {
-      const fault = kind === 'list' ? faultForPage(Number(url.searchParams.get('page'))) : faultForId(id);
+      const params = kind === 'list' ? listParamsFromSearch(url.searchParams) : null;
+      const fault = kind !== 'list' ? faultForId(id) : params?.ok ? faultForPage(params.value.page) : null;
       const reply = fault ? await faulted(fault, kind, kind === 'list' ? 'pay_fault_list' : id) : null;
       if (reply) return reply;
     }

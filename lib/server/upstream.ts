@@ -76,7 +76,8 @@ export function createUpstreamClient(options: UpstreamOptions) {
       response = await fetch(url, { headers, signal, redirect: 'manual', cache: 'no-store' });
     } catch (cause) {
       if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
-      logger.warn({ ...log, err: (cause as Error).cause ?? String(cause) }, 'upstream unreachable');
+      const reason = (cause as { cause?: { code?: string; message?: string } }).cause;
+      logger.warn({ ...log, err: reason?.code ?? reason?.message ?? String(cause) }, 'upstream unreachable');
       throw new TransientFailure(UpstreamError.of('upstream_unreachable', subject));
     }
     const text = await response.text().catch(() => {

@@ -1,0 +1,34 @@
+/**
+ * The two servers of the e2e run (started by playwright.config.ts): the sandbox
+ * with faults on, and the production build of the dashboard, whose output is
+ * also kept in a file so a spec can prove the key never reaches a log.
+ */
+import { createWriteStream, mkdirSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { E2E } from '../e2e/env';
+import { runBin } from './run-bin.mjs';
+
+const which = process.argv[2];
+const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SANDBOX_PORT: String(E2E.sandboxPort) };
+for (const name of ['API_BASE_URL', 'API_KEY', 'API_KEY_HEADER', 'DASHBOARD_USERS', 'DASHBOARD_OPEN', 'AMOUNT_MINOR_UNITS']) delete env[name];
+
+let child: ChildProcess;
+if (which === 'sandbox') {
+  child = runBin('tsx', ['sandbox/main.ts'], { env: { ...env, SANDBOX_FAULTS: '1', SANDBOX_SLOW_MS: '20000', SANDBOX_DB: '.data/e2e-sandbox.sqlite' } });
+} else if (which === 'dashboard') {
+  mkdirSync('.data', { recursive: true });
+  const log = createWriteStream(E2E.serverLog);
+  child = runBin('next', ['start', '-p', String(E2E.port), '-H', '127.0.0.1'], {
+    env: { ...env, PORT: String(E2E.port), API_TIMEOUT_MS: String(E2E.timeoutMs) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.pipe(log, { end: false });
+    stream.pipe(process.stdout);
+  }
+} else {
+  console.error('usage: e2e-server.ts sandbox|dashboard');
+  process.exit(2);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));
