@@ -1,5 +1,9 @@
-import type { Metadata } from 'next';
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { AppHeader } from '@/components/layout/app-header';
+import { Providers } from '@/components/providers';
+import { getConfig } from '@/lib/server/env';
+import { sandboxExamples } from '@/lib/server/sandbox-examples';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -8,10 +12,30 @@ export const metadata: Metadata = {
   robots: { index: false, follow: false },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export const viewport: Viewport = {
+  colorScheme: 'light dark',
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#fafafa' },
+    { media: '(prefers-color-scheme: dark)', color: '#18181b' },
+  ],
+};
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const { upstream } = getConfig();
+  const examples = await sandboxExamples();
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body className="min-h-screen">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm dark:focus:bg-zinc-900">
+          Skip to content
+        </a>
+        <Providers>
+          <AppHeader sandbox={upstream.sandbox} examples={examples} />
+          <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+            {children}
+          </main>
+        </Providers>
+      </body>
     </html>
   );
 }

@@ -24,3 +24,9 @@ export class TransientFailure extends Error {
     super(final.message);
   }
 }
+
+/** The plain, serialisable failure a page hands to the client (no stack, no cause). */
+export function toApiFailure(error: unknown, subject: ErrorSubject): { code: ErrorCode; message: string; retryAfter?: number } {
+  if (error instanceof UpstreamError) return error.retryAfter === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, retryAfter: error.retryAfter };
+  return { code: 'upstream_error', message: errorMessage('upstream_error', subject) };
+}

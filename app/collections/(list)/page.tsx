@@ -1,0 +1,36 @@
+import { dehydrate, HydrationBoundary, noop } from '@tanstack/react-query';
+import type { Metadata } from 'next';
+import { CollectionsTable } from '@/components/collections/collections-table';
+import { correctListParams } from '@/lib/api/params';
+import { collectionListOptions } from '@/lib/query/options';
+import { getQueryClient } from '@/lib/query/query-client';
+import { listCollections } from '@/lib/server/data';
+import { getConfig } from '@/lib/server/env';
+import { toApiFailure } from '@/lib/server/upstream-error';
+
+export const metadata: Metadata = { title: 'Collections' };
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+export default async function CollectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  // proxy.ts has already redirected invalid values; this only fills in defaults.
+  const params = correctListParams(await searchParams);
+
+  // The first page of data goes into the HTML: prefetch with the data layer under the browser's key.
+  const queryClient = getQueryClient();
+  await queryClient
+    .query({
+      ...collectionListOptions(params),
+      queryFn: () => listCollections(params).catch((error: unknown) => Promise.reject(toApiFailure(error, 'collections'))),
+    })
+    .catch(noop); // a failure stays in the cache and is dehydrated: the table shows it
+
+  return (
+    <>
+      <h1 className="mb-4 text-xl font-semibold tracking-tight">Collections</h1>
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <CollectionsTable minorUnits={getConfig().amountMinorUnits} />
+      </HydrationBoundary>
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+'use client';
+
+import { keepPreviousData, noop, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTable, type PaginationState, type Updater } from '@tanstack/react-table';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useQueryStates } from 'nuqs';
+import { useEffect, useMemo, type MouseEvent } from 'react';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ErrorState } from '@/components/ui/error-state';
+import { Skeleton } from '@/components/ui/skeleton';
+import { lastPage as lastPageOf } from '@/lib/api/params';
+import type { Collection } from '@/lib/api/schemas';
+import { collectionsHref, listParsers } from '@/lib/query/list-params';
+import { collectionListOptions } from '@/lib/query/options';
+import { collectionColumns, features } from './columns';
+import { Pagination } from './pagination';
+import { rememberListHref } from './list-memory';
+
+const NO_ROWS: Collection[] = [];
+
+/**
+ * The collections table: page and limit live in the URL (nuqs, shallow, with
+ * history), rows come from React Query (hydrated from the server's prefetch),
+ * the previous page stays on screen while the next loads, and the page after
+ * this one is always fetched ahead.
+ */
+export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [{ page, limit }, setParams] = useQueryStates(listParsers, { history: 'push', scroll: false });
+  const query = useQuery({ ...collectionListOptions({ page, limit }), placeholderData: keepPreviousData });
+  const envelope = query.data;
+  const count = envelope?.meta.count ?? 0;
+  const lastPage = lastPageOf(count, limit);
+  const next = query.isPlaceholderData ? null : envelope?.meta.next;
+
+  useEffect(() => {
+    if (next) queryClient.query(collectionListOptions({ page: next, limit })).catch(noop);
+  }, [next, limit, queryClient]);
+
+  useEffect(() => rememberListHref(collectionsHref({ page, limit })), [page, limit]);
+
+  const columns = useMemo(() => collectionColumns(minorUnits), [minorUnits]);
+  const pagination: PaginationState = { pageIndex: page - 1, pageSize: limit };
+  const table = useTable({
+    features,
+    columns,
+    data: envelope?.data ?? NO_ROWS,
+    manualPagination: true,
+    rowCount: count,
+    state: { pagination },
+    onPaginationChange: (updater: Updater<PaginationState>) => {
+      const state = typeof updater === 'function' ? updater(pagination) : updater;
+      void setParams({ page: state.pageIndex + 1, limit: state.pageSize });
+    },
+  });
+
+  if (!envelope) {
+    if (query.isError) return <ErrorState key={query.errorUpdatedAt} failure={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    return <TableSkeleton />;
+  }
+
+  const rows = table.getRowModel().rows;
+  const busy = query.isPlaceholderData && query.isFetching;
+
+  function openRow(event: MouseEvent<HTMLTableRowElement>, id: string) {
+    const target = event.target as HTMLElement;
+    if (target.closest('a, button, input, select, label') || window.getSelection()?.toString()) return;
+    const href = `/collections/${id}`;
+    if (event.metaKey || event.ctrlKey) window.open(href, '_blank', 'noopener');
+    else router.push(href);
+  }
+
+  return (
+    <div>
+      {query.isError ? (
+        <div className="mb-3"><ErrorState key={query.errorUpdatedAt} failure={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} /></div>
+      ) : null}
+      {count === 0 ? (
+        <EmptyState title="No collections yet">Collections this account creates through the API will appear here.</EmptyState>
+      ) : rows.length === 0 ? (
+        <EmptyState title={`Page ${page} is past the end`}>
+          There {lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`} of {limit} rows.{' '}
+          <Link href={collectionsHref({ page: lastPage, limit })} className="font-medium text-sky-800 underline dark:text-sky-300">
+            Go to the last page
+          </Link>
+        </EmptyState>
+      ) : (
+        <div role="region" aria-label="Collections table" tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800">
+          <table aria-busy={busy} className={`w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}>
+            <caption className="sr-only">Collections, page {page} of {lastPage}</caption>
+            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => (
+                    <th key={header.id} scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                      {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {rows.map((row) => (
+                <tr key={row.original.id} onClick={(e) => openRow(e, row.original.id)} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
+                  {row.getAllCells().map((cell) => (
+                    <td key={cell.id} className="px-3 py-2 align-top">
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination
+        page={page}
+        limit={limit}
+        count={count}
+        rowsOnPage={rows.length}
+        lastPage={lastPage}
+        busy={busy}
+        onPage={(p) => table.setPageIndex(p - 1)}
+        onLimit={(size) => void setParams({ limit: size, page: Math.floor(((page - 1) * limit) / size) + 1 })}
+      />
+    </div>
+  );
+}
+
+function TableSkeleton() {
+  return (
+    <div aria-busy="true" className="space-y-2">
+      <p className="sr-only">Loading collections…</p>
+      {Array.from({ length: 10 }, (_, i) => <Skeleton key={i} className="h-10 w-full" />)}
+    </div>
+  );
+}

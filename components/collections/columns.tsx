@@ -1,0 +1,79 @@
+'use client';
+
+import Link from 'next/link';
+import { createColumnHelper, rowPaginationFeature, tableFeatures } from '@tanstack/react-table';
+import { Badge, EnumBadge, StatusBadge } from '@/components/ui/badge';
+import { focusRing } from '@/components/ui/button';
+import { CopyButton } from '@/components/ui/copy-button';
+import { TimeAgo } from '@/components/ui/time-ago';
+import type { Collection } from '@/lib/api/schemas';
+import { formatAmount } from '@/lib/format/money';
+
+export const features = tableFeatures({ rowPaginationFeature });
+const column = createColumnHelper<typeof features, Collection>();
+
+/** The table's columns; `minorUnits` follows AMOUNT_MINOR_UNITS from the server. */
+export function collectionColumns(minorUnits: boolean) {
+  return column.columns([
+    column.accessor('reference', {
+      header: 'Reference',
+      cell: ({ row }) => (
+        <Link
+          href={`/collections/${row.original.id}`}
+          prefetch={false}
+          className={`whitespace-nowrap font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${focusRing} rounded`}
+        >
+          {row.original.reference || <span className="italic">(no reference)</span>}
+        </Link>
+      ),
+    }),
+    column.accessor('contact', {
+      header: 'Contact',
+      cell: ({ row }) => {
+        const c = row.original.contact;
+        return (
+          <div className="min-w-36">
+            <div>{`${c.firstName} ${c.lastName}`.trim() || '—'}</div>
+            <div className="text-xs text-zinc-600 dark:text-zinc-400">{c.email || c.phone}</div>
+          </div>
+        );
+      },
+    }),
+    column.accessor('amount', {
+      header: () => <span className="block text-right">Amount</span>,
+      cell: ({ row }) => <span className="block whitespace-nowrap text-right tabular-nums">{formatAmount(row.original.amount, { minorUnits })}</span>,
+    }),
+    column.accessor('status', { header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> }),
+    column.accessor('payable', {
+      header: 'Methods',
+      cell: ({ row }) => (
+        <div className="flex flex-wrap gap-1">
+          {row.original.payable.methods.length ? row.original.payable.methods.map((m) => <EnumBadge key={m} value={m} />) : <span className="text-zinc-500">—</span>}
+        </div>
+      ),
+    }),
+    column.accessor('followUp', {
+      header: 'Follow-up',
+      cell: ({ row }) => {
+        const f = row.original.followUp;
+        if (!f.enabled) return <Badge>Off</Badge>;
+        return (
+          <div className="flex flex-wrap gap-1">
+            <Badge tone="green">On</Badge>
+            {f.channels.map((ch) => <EnumBadge key={ch} value={ch} tone="neutral" />)}
+          </div>
+        );
+      },
+    }),
+    column.accessor('createdAt', { header: 'Created', cell: ({ row }) => <TimeAgo iso={row.original.createdAt} /> }),
+    column.accessor('id', {
+      header: 'ID',
+      cell: ({ row }) => (
+        <span className="flex items-center gap-1">
+          <span className="max-w-40 truncate font-mono text-xs" title={row.original.id}>{row.original.id}</span>
+          <CopyButton value={row.original.id} label={`id ${row.original.id}`} />
+        </span>
+      ),
+    }),
+  ]);
+}

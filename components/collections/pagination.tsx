@@ -1,0 +1,61 @@
+'use client';
+
+import { Button } from '@/components/ui/button';
+import { PAGE_SIZES } from '@/lib/api/params';
+
+type Props = {
+  page: number;
+  limit: number;
+  count: number;
+  rowsOnPage: number;
+  lastPage: number;
+  busy: boolean;
+  onPage: (page: number) => void;
+  onLimit: (limit: number) => void;
+};
+
+const icon = (d: string) => (
+  <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4"><path fill="currentColor" d={d} /></svg>
+);
+const ICONS = {
+  first: icon('M3 3h1.5v10H3zm9.7 1.1L8.8 8l3.9 3.9-1 1.1-5-5 5-5z'),
+  prev: icon('M10.7 2.9 11.8 4 7.8 8l4 4-1.1 1.1L5.6 8z'),
+  next: icon('M5.3 2.9 4.2 4l4 4-4 4 1.1 1.1L10.4 8z'),
+  last: icon('M11.5 3H13v10h-1.5zM3.3 4.1 7.2 8l-3.9 3.9 1 1.1 5-5-5-5z'),
+};
+
+/** Summary ("11–20 of 253"), rows per page, and First/Previous/Next/Last page. */
+export function Pagination({ page, limit, count, rowsOnPage, lastPage, busy, onPage, onLimit }: Props) {
+  const from = rowsOnPage ? (page - 1) * limit + 1 : 0;
+  const to = rowsOnPage ? from + rowsOnPage - 1 : 0;
+  const nf = new Intl.NumberFormat('en');
+  const atStart = page <= 1;
+  const atEnd = page >= lastPage;
+
+  return (
+    <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm">
+      <p aria-live="polite" className="tabular-nums text-zinc-700 dark:text-zinc-300">
+        {rowsOnPage ? `${nf.format(from)}–${nf.format(to)} of ${nf.format(count)}` : `0 of ${nf.format(count)}`}
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <label className="flex items-center gap-2">
+          <span>Rows per page</span>
+          <select
+            value={limit}
+            onChange={(e) => onLimit(Number(e.target.value))}
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {PAGE_SIZES.map((size) => <option key={size} value={size}>{size}</option>)}
+          </select>
+        </label>
+        <span className="tabular-nums text-zinc-700 dark:text-zinc-300">Page {nf.format(page)} of {nf.format(lastPage)}</span>
+        <div className="flex gap-1">
+          <Button aria-label="First page" disabled={atStart} onClick={() => onPage(1)} className="px-2">{ICONS.first}</Button>
+          <Button aria-label="Previous page" disabled={atStart} onClick={() => onPage(Math.min(page - 1, lastPage))} className="px-2">{ICONS.prev}</Button>
+          <Button aria-label="Next page" disabled={atEnd} onClick={() => onPage(page + 1)} className="px-2" aria-busy={busy || undefined}>{ICONS.next}</Button>
+          <Button aria-label="Last page" disabled={atEnd} onClick={() => onPage(lastPage)} className="px-2">{ICONS.last}</Button>
+        </div>
+      </div>
+    </nav>
+  );
+}

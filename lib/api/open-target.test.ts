@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseOpenTarget } from './open-target';
+
+describe('parseOpenTarget', () => {
+  it.each([
+    ['pay_tgBQ5mvIyP9QqIdYhsYKUN', '/collections/pay_tgBQ5mvIyP9QqIdYhsYKUN'],
+    ['  prv_1OOEVJ9kS61uMJsJ \n', '/providers/prv_1OOEVJ9kS61uMJsJ'],
+    ['"pay_abc"', '/collections/pay_abc'],
+    ["'prv_abc'", '/providers/prv_abc'],
+    ['“pay_abc”', '/collections/pay_abc'],
+    ['http://localhost:3000/collections/pay_abc?page=2', '/collections/pay_abc'],
+    ['https://console.example.com/providers/prv_xyz/', '/providers/prv_xyz'],
+    ['/collections/pay_abc#raw', '/collections/pay_abc'],
+  ])('opens %j at %s', (input, href) => {
+    expect(parseOpenTarget(input)).toMatchObject({ ok: true, href });
+  });
+
+  it.each(['', '   ', 'abc', 'pay_', 'pay_a b', 'contact_123', 'pay_../x', 'javascript:alert(1)', '12345'])('refuses %j with a hint', (input) => {
+    expect(parseOpenTarget(input)).toEqual({ ok: false, message: 'Enter a collection id (pay_…), a provider id (prv_…) or a dashboard link' });
+  });
+
+  it('explains a link that names no record', () => {
+    expect(parseOpenTarget('https://console.example.com/settings')).toEqual({ ok: false, message: 'That link does not point to a collection or provider' });
+    expect(parseOpenTarget('http://x/collections/pay_a/events')).toMatchObject({ ok: false });
+  });
+
+  it('refuses a link whose id is invalid', () => {
+    expect(parseOpenTarget('http://x/collections/pay_%2e%2e')).toMatchObject({ ok: false });
+    expect(parseOpenTarget('http://x/providers/pay_abc')).toMatchObject({ ok: true, href: '/collections/pay_abc' });
+  });
+});

@@ -1,0 +1,29 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { CollectionListEnvelope } from '@/lib/api/envelopes';
+import type { ListParams } from '@/lib/api/params';
+import { failureFrom, networkFailure } from './api-failure';
+import { queryKeys } from './keys';
+
+/**
+ * queryOptions per endpoint. In the browser the queryFn calls the dashboard's
+ * own /api; the server prefetch spreads these options and swaps in the data
+ * layer, so the key is the same on both sides by construction.
+ */
+async function getJson<T>(path: string, signal: AbortSignal): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, { signal, headers: { Accept: 'application/json' } });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw networkFailure();
+  }
+  if (!response.ok) throw await failureFrom(response);
+  return (await response.json()) as T;
+}
+
+export function collectionListOptions(params: ListParams) {
+  return queryOptions({
+    queryKey: queryKeys.collectionList(params),
+    queryFn: ({ signal }) => getJson<CollectionListEnvelope>(`/api/collections?page=${params.page}&limit=${params.limit}`, signal),
+  });
+}
