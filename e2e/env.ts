@@ -1,12 +1,18 @@
-/** Ports and settings of the e2e servers, shared by the config and the specs. */
+/**
+ * Ports and settings of the e2e servers, shared by the config, the server
+ * script and the specs. E2E_PORT / E2E_SANDBOX_PORT move them when needed.
+ */
+const port = Number(process.env.E2E_PORT ?? 3210);
+const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? 4210);
+
 export const E2E = {
-  port: 3210,
-  sandboxPort: 4210,
-  baseURL: 'http://127.0.0.1:3210',
-  sandboxURL: 'http://127.0.0.1:4210',
+  port,
+  sandboxPort,
+  baseURL: `http://127.0.0.1:${port}`,
+  sandboxURL: `http://127.0.0.1:${sandboxPort}`,
   timeoutMs: 2_000,
   /** Written by the dashboard during the run; scanned for the key. */
-  serverLog: '.data/e2e-dashboard.log',
+  serverLog: `.data/e2e-dashboard-${port}.log`,
 } as const;
 
 export const SANDBOX_KEYS = ['sk_sandbox_demo', 'sk_sandbox_other'] as const;

@@ -157,6 +157,18 @@ const EXPECTED: Record<FaultKind, (target: Target, send: () => Promise<Response>
   async reset(_, send) {
     await expect(send()).rejects.toThrow(TypeError);
   },
+  async empty(target, send) {
+    const res = await send();
+    expect(res.status).toBe(200);
+    const parsed = target.schema.parse(await res.json()) as { data: unknown; meta?: unknown };
+    if (target.name === 'list page') {
+      expect(parsed).toMatchObject({ data: [], meta: { count: 0, next: null, prev: null } });
+    } else if (target.name === 'collection id') {
+      expect(parsed.data).toMatchObject({ metadata: [], events: [], payable: { options: [] }, followUp: { enabled: false } });
+    } else {
+      expect(parsed.data).toMatchObject({ enabled: false });
+    }
+  },
 };
 
 describe('fault injection on', () => {

@@ -17,6 +17,7 @@ export const FAULT_KINDS = [
   '429', // rate limited, Retry-After: 7
   '400', // upstream rejects the request
   'reset', // the connection is destroyed before any answer
+  'empty', // list: an account with no collections; ids: a bare record (no line items, events or options)
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -88,4 +89,20 @@ export function unknownValuesProvider(id: string) {
 
 export function badShapeCollection(id: string) {
   return { ...unknownValuesCollection(id), amount: { value: '12500.75', currency: 'USD' } };
+}
+
+/** A record with every list empty and follow-up off: the empty states of a detail page. */
+export function bareCollection(id: string) {
+  const base = unknownValuesCollection(id);
+  return {
+    id, type: 'integrated', contact: { id: 'contact_bare', firstName: 'Bare', lastName: 'Record', phone: '+15550100', email: 'bare@example.com' },
+    reference: 'BARE-1', amount: { value: 5000, currency: 'USD' }, status: 'pending', expiresIn: 1440,
+    payable: { enabled: false, methods: [], options: [] },
+    followUp: { enabled: false, startAfter: 0, cadence: 'every_10m', channels: [], tone: 'gentle' },
+    metadata: [], events: [], createdAt: base.createdAt, updatedAt: base.createdAt, completedAt: null,
+  };
+}
+
+export function bareProvider(id: string) {
+  return { id, name: 'Dormant Provider', slug: 'dormant', enabled: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
 }

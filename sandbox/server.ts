@@ -4,7 +4,7 @@ import { isCollectionId, isProviderId } from '../lib/api/ids';
 import { listParamsFromSearch } from '../lib/api/params';
 import { loadFixtures } from './fixtures';
 import {
-  badShapeCollection, createFlakyCounter, faultForId, faultForPage, RETRY_AFTER_SECONDS,
+  badShapeCollection, bareCollection, bareProvider, createFlakyCounter, faultForId, faultForPage, RETRY_AFTER_SECONDS,
   unknownValuesCollection, unknownValuesProvider, type Fault,
 } from './faults';
 
@@ -80,6 +80,9 @@ export function createSandbox(options: SandboxOptions) {
       case '429': return error(429, 'Too many requests', { 'Retry-After': String(RETRY_AFTER_SECONDS) });
       case '400': return error(400, 'Bad request');
       case 'reset': return 'reset';
+      case 'empty':
+        if (kind === 'list') return json(200, { status: 'success', message: 'Collections retrieved successfully', data: [], meta: { count: 0, next: null, prev: null } });
+        return ok(kind === 'provider' ? bareProvider(id) : bareCollection(id));
       case 'flaky': return flaky(fault.token) ? error(503, 'Service temporarily unavailable') : ok(record());
     }
   }

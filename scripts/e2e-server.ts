@@ -14,7 +14,7 @@ for (const name of ['API_BASE_URL', 'API_KEY', 'API_KEY_HEADER', 'DASHBOARD_USER
 
 let child: ChildProcess;
 if (which === 'sandbox') {
-  child = runBin('tsx', ['sandbox/main.ts'], { env: { ...env, SANDBOX_FAULTS: '1', SANDBOX_SLOW_MS: '20000', SANDBOX_DB: '.data/e2e-sandbox.sqlite' } });
+  child = runBin('tsx', ['sandbox/main.ts'], { env: { ...env, SANDBOX_FAULTS: '1', SANDBOX_SLOW_MS: '20000', SANDBOX_DB: `.data/e2e-sandbox-${E2E.sandboxPort}.sqlite` } });
 } else if (which === 'dashboard') {
   mkdirSync('.data', { recursive: true });
   const log = createWriteStream(E2E.serverLog);
