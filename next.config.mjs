@@ -4,6 +4,8 @@ const nextConfig = {
   reactStrictMode: true,
   // pino and better-sqlite3 stay plain Node modules on the server, never bundled.
   serverExternalPackages: ['pino', 'better-sqlite3'],
+  // forbidden(): a real HTTP 403 for another account's collection or provider.
+  experimental: { authInterrupts: true },
   async redirects() {
     return [{ source: '/', destination: '/collections', permanent: false }];
   },

@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { AppHeader } from '@/components/layout/app-header';
 import { Providers } from '@/components/providers';
@@ -21,6 +22,8 @@ export const viewport: Viewport = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page reads per-request configuration and live data: never prerender.
+  await connection();
   const { upstream } = getConfig();
   const examples = await sandboxExamples();
   return (

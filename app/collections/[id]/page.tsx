@@ -1,0 +1,65 @@
+import type { Metadata } from 'next';
+import { forbidden, notFound } from 'next/navigation';
+import { BackToList } from '@/components/collections/detail/back-to-list';
+import { CollectionHeader } from '@/components/collections/detail/collection-header';
+import { ContactCard } from '@/components/collections/detail/contact-card';
+import { EventsCard } from '@/components/collections/detail/events-card';
+import { ExtraFields } from '@/components/collections/detail/extra-fields';
+import { FollowUpCard } from '@/components/collections/detail/follow-up-card';
+import { LineItems } from '@/components/collections/detail/line-items';
+import { PayableCard } from '@/components/collections/detail/payable-card';
+import { DetailError } from '@/components/ui/detail-error';
+import { JsonView } from '@/components/ui/json-view';
+import { isCollectionId } from '@/lib/api/ids';
+import { getCollectionCached } from '@/lib/server/data';
+import { getConfig } from '@/lib/server/env';
+import { loadRecord } from '@/lib/server/load-record';
+
+type Props = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { id } = await params;
+  const result = isCollectionId(id) ? await loadRecord(() => getCollectionCached(id), 'collection') : null;
+  return { title: result?.ok ? `${result.data.reference || id} · Collection` : 'Collection' };
+}
+
+/**
+ * Fetched in full before anything streams, so an unknown id is a real 404 and
+ * another account's id a real 403; a malformed id never reaches the upstream.
+ */
+export default async function CollectionPage({ params }: Props) {
+  const { id } = await params;
+  if (!isCollectionId(id)) notFound();
+  const result = await loadRecord(() => getCollectionCached(id), 'collection');
+  if (!result.ok) {
+    if (result.failure.code === 'not_found') notFound();
+    if (result.failure.code === 'forbidden') forbidden();
+    return (
+      <div className="space-y-4">
+        <BackToList />
+        <h1 className="text-xl font-semibold">Collection <span className="font-mono text-base">{id}</span></h1>
+        <DetailError failure={result.failure} />
+      </div>
+    );
+  }
+
+  const c = result.data;
+  const { amountMinorUnits } = getConfig();
+  return (
+    <div className="space-y-4">
+      <BackToList />
+      <CollectionHeader collection={c} minorUnits={amountMinorUnits} />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ContactCard contact={c.contact} />
+        <PayableCard payable={c.payable} />
+      </div>
+      <LineItems items={c.metadata} amount={c.amount} minorUnits={amountMinorUnits} />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <FollowUpCard followUp={c.followUp} />
+        <EventsCard events={c.events} />
+      </div>
+      <ExtraFields record={c} />
+      <JsonView value={c} filename={`${c.id}.json`} />
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import type { Metadata } from 'next';
+import { forbidden, notFound } from 'next/navigation';
+import { OnOffBadge } from '@/components/ui/badge';
+import { Copyable } from '@/components/ui/copyable';
+import { DetailError } from '@/components/ui/detail-error';
+import { JsonView } from '@/components/ui/json-view';
+import { Field, Fields } from '@/components/ui/section';
+import { TimeAgo } from '@/components/ui/time-ago';
+import { isProviderId } from '@/lib/api/ids';
+import { getProviderCached } from '@/lib/server/data';
+import { loadRecord } from '@/lib/server/load-record';
+
+type Props = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { id } = await params;
+  const result = isProviderId(id) ? await loadRecord(() => getProviderCached(id), 'provider') : null;
+  return { title: result?.ok ? `${result.data.name} · Provider` : 'Provider' };
+}
+
+export default async function ProviderPage({ params }: Props) {
+  const { id } = await params;
+  if (!isProviderId(id)) notFound();
+  const result = await loadRecord(() => getProviderCached(id), 'provider');
+  if (!result.ok) {
+    if (result.failure.code === 'not_found') notFound();
+    if (result.failure.code === 'forbidden') forbidden();
+    return (
+      <div className="space-y-4">
+        <h1 className="text-xl font-semibold">Provider <span className="font-mono text-base">{id}</span></h1>
+        <DetailError failure={result.failure} />
+      </div>
+    );
+  }
+
+  const p = result.data;
+  return (
+    <div className="space-y-4">
+      <div className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Provider</p>
+        <h1 className="mb-3 flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
+          {p.name || <span className="italic">(no name)</span>}
+          <OnOffBadge on={p.enabled} onText="Enabled" offText="Disabled" />
+        </h1>
+        <Fields>
+          <Field term="Slug"><Copyable value={p.slug} label="slug" /></Field>
+          <Field term="ID"><Copyable value={p.id} label="id" /></Field>
+          <Field term="Created"><TimeAgo iso={p.createdAt} /></Field>
+          <Field term="Updated"><TimeAgo iso={p.updatedAt} /></Field>
+        </Fields>
+      </div>
+      <JsonView value={p} filename={`${p.id}.json`} />
+    </div>
+  );
+}
