@@ -1,19 +1,54 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { errorMessage } from '@/lib/api/errors';
 import { correctedCollectionsUrl } from '@/lib/query/list-params';
+import { checkAccess, WWW_AUTHENTICATE } from '@/lib/server/access';
+import { getConfig } from '@/lib/server/env';
+import { logger } from '@/lib/server/logger';
+import { securityHeaders } from '@/lib/server/security-headers';
 
 /**
- * Runs before every route. A bad `page`/`limit` on the collections page is
- * corrected with a real redirect here, before any rendering or streaming.
+ * Runs before every route: a request id, the access gate (checked again by the
+ * data layer, never here alone), security headers with a per-request CSP
+ * nonce, and a real redirect for bad page/limit before anything renders.
  */
 export function proxy(request: NextRequest) {
-  const { pathname, searchParams } = request.nextUrl;
+  const { pathname, searchParams, protocol } = request.nextUrl;
+  const requestId = crypto.randomUUID();
+  const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
+  const https = protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+  const headers: Record<string, string> = { ...securityHeaders({ nonce, dev: process.env.NODE_ENV === 'development', https }), 'X-Request-Id': requestId };
+  const config = getConfig();
+
+  if (!checkAccess(config, request.headers.get('authorization')).ok) {
+    logger.warn({ requestId, path: pathname }, 'access denied');
+    const api = pathname === '/api' || pathname.startsWith('/api/');
+    const body = api ? JSON.stringify({ status: 'error', message: errorMessage('unauthorized', 'collections'), code: 'unauthorized' }) : 'Sign in to use Collections Console.';
+    return new NextResponse(body, {
+      status: 401,
+      headers: { ...headers, 'WWW-Authenticate': WWW_AUTHENTICATE, 'Cache-Control': 'private, no-store', 'Content-Type': api ? 'application/json' : 'text/plain; charset=utf-8' },
+    });
+  }
+
   if (pathname === '/collections') {
     const corrected = correctedCollectionsUrl(searchParams);
-    if (corrected) return NextResponse.redirect(new URL(corrected, request.url), 307);
+    if (corrected) {
+      const response = NextResponse.redirect(new URL(corrected, request.url), 307);
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      return response;
+    }
   }
-  return NextResponse.next();
+
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set('x-request-id', requestId);
+  requestHeaders.set('x-nonce', nonce);
+  requestHeaders.set('content-security-policy', headers['Content-Security-Policy']!);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  response.headers.set('Cache-Control', 'private, no-store');
+  return response;
 }
 
 export const config = {
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|icon.svg).*)'],
+  // Everything but build assets: pages, /api, RSC and prefetch requests alike.
+  matcher: ['/((?!_next/static|_next/image|icon.svg|favicon.ico).*)'],
 };

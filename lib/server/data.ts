@@ -1,9 +1,12 @@
 import 'server-only';
+import { headers } from 'next/headers';
 import { cache } from 'react';
 import { collectionEnvelopeSchema, collectionListEnvelopeSchema, providerEnvelopeSchema } from '@/lib/api/envelopes';
 import type { ListParams } from '@/lib/api/params';
+import { checkAccess } from './access';
 import { getConfig } from './env';
 import { createUpstreamClient, type UpstreamClient } from './upstream';
+import { UpstreamError } from './upstream-error';
 
 /**
  * The server data layer: the only reader of the upstream client. Route
@@ -17,18 +20,27 @@ function upstream(): UpstreamClient {
   return client;
 }
 
-type Context = { requestId?: string };
-
-export function listCollections(params: ListParams, context: Context = {}) {
-  return upstream().get({ kind: 'list', ...params }, collectionListEnvelopeSchema, context);
+/**
+ * The gate again, where data is read: a request that slipped past proxy.ts
+ * (a matcher gap, a framework bypass) still gets nothing. Also picks up the
+ * request id proxy.ts assigned, for the upstream log lines.
+ */
+async function guard(): Promise<{ requestId?: string }> {
+  const h = await headers();
+  if (!checkAccess(getConfig(), h.get('authorization')).ok) throw UpstreamError.of('unauthorized', 'collections');
+  return { requestId: h.get('x-request-id') ?? undefined };
 }
 
-export function getCollection(id: string, context: Context = {}) {
-  return upstream().get({ kind: 'collection', id }, collectionEnvelopeSchema, context);
+export async function listCollections(params: ListParams) {
+  return upstream().get({ kind: 'list', ...params }, collectionListEnvelopeSchema, await guard());
 }
 
-export function getProvider(id: string, context: Context = {}) {
-  return upstream().get({ kind: 'provider', id }, providerEnvelopeSchema, context);
+export async function getCollection(id: string) {
+  return upstream().get({ kind: 'collection', id }, collectionEnvelopeSchema, await guard());
+}
+
+export async function getProvider(id: string) {
+  return upstream().get({ kind: 'provider', id }, providerEnvelopeSchema, await guard());
 }
 
 /** Per-render memoised reads for server components (metadata and page share one fetch). */

@@ -1,6 +1,7 @@
 import 'server-only';
 import { NextResponse } from 'next/server';
 import { ERROR_STATUS, errorMessage, type ErrorCode, type ErrorSubject } from '@/lib/api/errors';
+import { WWW_AUTHENTICATE } from './access';
 import { logger } from './logger';
 import { UpstreamError } from './upstream-error';
 
@@ -23,6 +24,7 @@ export function fail(code: ErrorCode, message: string, headers: Record<string, s
 export function failFrom(error: unknown, subject: ErrorSubject, requestId?: string) {
   if (error instanceof UpstreamError) {
     const headers: Record<string, string> = error.retryAfter !== undefined ? { 'Retry-After': String(error.retryAfter) } : {};
+    if (error.code === 'unauthorized') headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
     return fail(error.code, error.message, headers);
   }
   logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'unexpected error in route handler');

@@ -1,4 +1,5 @@
 import 'server-only';
+import { startupRefusal } from './access';
 import { ConfigError, getConfig } from './env';
 import { logger } from './logger';
 
@@ -6,6 +7,11 @@ import { logger } from './logger';
 export function assertStartable() {
   try {
     const config = getConfig();
+    const refusal = startupRefusal(config);
+    if (refusal) {
+      console.error(`\n${refusal}\n`);
+      process.exit(1);
+    }
     logger.info({ sandbox: config.upstream.sandbox, timeoutMs: config.upstream.timeoutMs }, 'configuration ok');
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -1,5 +1,6 @@
 import { dehydrate, HydrationBoundary, noop } from '@tanstack/react-query';
 import type { Metadata } from 'next';
+import { unauthorized } from 'next/navigation';
 import { CollectionsTable } from '@/components/collections/collections-table';
 import { correctListParams } from '@/lib/api/params';
 import { collectionListOptions } from '@/lib/query/options';
@@ -24,6 +25,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
       queryFn: () => listCollections(params).catch((error: unknown) => Promise.reject(toApiFailure(error, 'collections'))),
     })
     .catch(noop); // a failure stays in the cache and is dehydrated: the table shows it
+  if (queryClient.getQueryState(collectionListOptions(params).queryKey)?.error?.code === 'unauthorized') unauthorized();
 
   return (
     <>

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { forbidden, notFound } from 'next/navigation';
+import { forbidden, notFound, unauthorized } from 'next/navigation';
 import { BackToList } from '@/components/collections/detail/back-to-list';
 import { CollectionHeader } from '@/components/collections/detail/collection-header';
 import { ContactCard } from '@/components/collections/detail/contact-card';
@@ -34,6 +34,7 @@ export default async function CollectionPage({ params }: Props) {
   if (!result.ok) {
     if (result.failure.code === 'not_found') notFound();
     if (result.failure.code === 'forbidden') forbidden();
+    if (result.failure.code === 'unauthorized') unauthorized();
     return (
       <div className="space-y-4">
         <BackToList />

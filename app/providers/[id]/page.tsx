@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { forbidden, notFound } from 'next/navigation';
+import { forbidden, notFound, unauthorized } from 'next/navigation';
 import { OnOffBadge } from '@/components/ui/badge';
 import { Copyable } from '@/components/ui/copyable';
 import { DetailError } from '@/components/ui/detail-error';
@@ -25,6 +25,7 @@ export default async function ProviderPage({ params }: Props) {
   if (!result.ok) {
     if (result.failure.code === 'not_found') notFound();
     if (result.failure.code === 'forbidden') forbidden();
+    if (result.failure.code === 'unauthorized') unauthorized();
     return (
       <div className="space-y-4">
         <h1 className="text-xl font-semibold">Provider <span className="font-mono text-base">{id}</span></h1>
