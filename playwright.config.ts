@@ -40,5 +40,13 @@ export default defineConfig({
       timeout: 120_000,
       stdout: 'pipe',
     },
+    {
+      command: 'npx tsx scripts/e2e-server.ts gated',
+      // 401 without credentials is the gated server being up.
+      url: `${E2E.gatedURL}/api/collections?limit=1`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
   ],
+  globalTeardown: './e2e/global-teardown.ts',
 });

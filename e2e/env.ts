@@ -4,11 +4,16 @@
  */
 const port = Number(process.env.E2E_PORT ?? 3210);
 const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? 4210);
+/** A second dashboard on the same build and sandbox, with the access gate on. */
+const gatedPort = port + 1;
 
 export const E2E = {
   port,
   sandboxPort,
   baseURL: `http://127.0.0.1:${port}`,
+  gatedPort,
+  gatedURL: `http://127.0.0.1:${gatedPort}`,
+  gatedUser: { username: 'ada', password: 'correct:horse battery' },
   sandboxURL: `http://127.0.0.1:${sandboxPort}`,
   timeoutMs: 2_000,
   /** Written by the dashboard during the run; scanned for the key. */

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { Fixtures } from '../sandbox/fixtures';
-import { E2E } from './env';
+import { E2E, SANDBOX_KEYS } from './env';
 
 /**
  * Shared fixtures: the sandbox's own description of its data (ids are
@@ -10,7 +10,24 @@ import { E2E } from './env';
  */
 type SandboxData = Fixtures & { demo: Fixtures['accounts'][number]; other: Fixtures['accounts'][number] };
 
-export const test = base.extend<{ axe: (page: Page) => Promise<void> }, { sandbox: SandboxData }>({
+export const test = base.extend<{ axe: (page: Page) => Promise<void>; leakGuard: void }, { sandbox: SandboxData }>({
+  // Every response a browser sees in any test: headers and body must not carry a key.
+  leakGuard: [
+    async ({ context }, use) => {
+      const checks: Promise<string | null>[] = [];
+      context.on('response', (response) => {
+        checks.push((async () => {
+          const body = await response.body().catch(() => Buffer.alloc(0));
+          const everything = JSON.stringify(await response.allHeaders()) + body.toString('utf8');
+          const key = SANDBOX_KEYS.find((k) => everything.includes(k));
+          return key ? `${response.url()} carries ${key.slice(0, 6)}…` : null;
+        })());
+      });
+      await use();
+      expect((await Promise.all(checks)).filter(Boolean)).toEqual([]);
+    },
+    { auto: true },
+  ],
   sandbox: [
     async ({}, use) => {
       const fixtures = (await (await fetch(`${E2E.sandboxURL}/__sandbox/fixtures`)).json()) as Fixtures;

@@ -15,11 +15,13 @@ for (const name of ['API_BASE_URL', 'API_KEY', 'API_KEY_HEADER', 'DASHBOARD_USER
 let child: ChildProcess;
 if (which === 'sandbox') {
   child = runBin('tsx', ['sandbox/main.ts'], { env: { ...env, SANDBOX_FAULTS: '1', SANDBOX_SLOW_MS: '20000', SANDBOX_DB: `.data/e2e-sandbox-${E2E.sandboxPort}.sqlite` } });
-} else if (which === 'dashboard') {
+} else if (which === 'dashboard' || which === 'gated') {
   mkdirSync('.data', { recursive: true });
-  const log = createWriteStream(E2E.serverLog);
-  child = runBin('next', ['start', '-p', String(E2E.port), '-H', '127.0.0.1'], {
-    env: { ...env, PORT: String(E2E.port), API_TIMEOUT_MS: String(E2E.timeoutMs) },
+  const port = String(which === 'gated' ? E2E.gatedPort : E2E.port);
+  const log = createWriteStream(which === 'gated' ? E2E.serverLog.replace('.log', '-gated.log') : E2E.serverLog);
+  const gate = which === 'gated' ? { DASHBOARD_USERS: `other:pw,${E2E.gatedUser.username}:${E2E.gatedUser.password}` } : {};
+  child = runBin('next', ['start', '-p', port, '-H', '127.0.0.1'], {
+    env: { ...env, ...gate, PORT: port, API_TIMEOUT_MS: String(E2E.timeoutMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout!, child.stderr!]) {
@@ -27,7 +29,7 @@ if (which === 'sandbox') {
     stream.pipe(process.stdout);
   }
 } else {
-  console.error('usage: e2e-server.ts sandbox|dashboard');
+  console.error('usage: e2e-server.ts sandbox|dashboard|gated');
   process.exit(2);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

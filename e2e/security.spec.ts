@@ -1,0 +1,204 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { binPath } from '../scripts/run-bin.mjs';
+import { E2E, SANDBOX_KEYS } from './env';
+import { expect, test } from './fixtures';
+
+/** Contract section 3 and issue 5: the gate fails closed, headers hold, nothing leaks. */
+
+const auth = `Basic ${Buffer.from(`${E2E.gatedUser.username}:${E2E.gatedUser.password}`).toString('base64')}`;
+
+test.describe('access gate (DASHBOARD_USERS)', () => {
+  test('asks for credentials on pages and /api', async ({ request }) => {
+    for (const path of ['/collections', '/api/collections']) {
+      const res = await request.get(`${E2E.gatedURL}${path}`, { maxRedirects: 0 });
+      expect(res.status()).toBe(401);
+      expect(res.headers()['www-authenticate']).toMatch(/^Basic realm="Collections Console"/);
+    }
+    const api = await request.get(`${E2E.gatedURL}/api/collections`);
+    expect(await api.json()).toEqual({ status: 'error', message: 'Sign in to use the dashboard', code: 'unauthorized' });
+  });
+
+  test('lets a configured user in, with a colon in the password', async ({ request, sandbox }) => {
+    const res = await request.get(`${E2E.gatedURL}/api/collections`, { headers: { Authorization: auth } });
+    expect(res.status()).toBe(200);
+    expect((await res.json()).data[0].id).toBe(sandbox.demo.collections.integrated[0]);
+    const page = await request.get(`${E2E.gatedURL}/collections`, { headers: { Authorization: auth } });
+    expect(page.status()).toBe(200);
+  });
+
+  test('refuses a wrong password and another user’s password', async ({ request }) => {
+    for (const [user, password] of [['ada', 'wrong'], ['ada', 'pw'], ['other', E2E.gatedUser.password], ['', '']]) {
+      const res = await request.get(`${E2E.gatedURL}/api/collections`, { headers: { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+      expect(res.status()).toBe(401);
+    }
+  });
+
+  test('a signed-in browser uses the whole dashboard', async ({ browser, sandbox }) => {
+    const context = await browser.newContext({ httpCredentials: E2E.gatedUser, baseURL: E2E.gatedURL });
+    const page = await context.newPage();
+    await page.goto('/collections');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(page.getByText('11–20 of')).toBeVisible();
+    await page.goto(`/collections/${sandbox.demo.collections.integrated[0]}`);
+    await expect(page.getByRole('heading', { name: 'Contact' })).toBeVisible();
+    await context.close();
+  });
+
+  // Shapes that bypassed proxy/middleware-only checks in 2025–2026 advisories.
+  const bypasses: { name: string; path: (id: string) => string; headers?: Record<string, string> }[] = [
+    { name: 'trailing slash', path: () => '/collections/' },
+    { name: '.rsc suffix', path: () => '/collections.rsc' },
+    { name: '_rsc query', path: () => '/collections?_rsc=1' },
+    { name: 'RSC header', path: () => '/collections', headers: { RSC: '1' } },
+    { name: 'router prefetch', path: () => '/collections', headers: { RSC: '1', 'Next-Router-Prefetch': '1' } },
+    { name: 'segment prefetch', path: () => '/collections', headers: { RSC: '1', 'Next-Router-Prefetch': '1', 'Next-Router-Segment-Prefetch': '/_tree' } },
+    { name: 'detail page RSC', path: (id) => `/collections/${id}?_rsc=abc`, headers: { RSC: '1' } },
+    { name: 'encoded path', path: () => '/%63ollections' },
+    { name: 'encoded api path', path: () => '/api/%63ollections' },
+    { name: 'upper-case path', path: () => '/COLLECTIONS' },
+    { name: 'double slash', path: () => '//api/collections' },
+    { name: 'api trailing slash', path: () => '/api/collections/' },
+    { name: 'api detail', path: (id) => `/api/collections/${id}` },
+    { name: 'x-middleware-subrequest (middleware)', path: () => '/api/collections', headers: { 'x-middleware-subrequest': 'middleware:middleware:middleware:middleware:middleware' } },
+    { name: 'x-middleware-subrequest (proxy)', path: () => '/api/collections', headers: { 'x-middleware-subrequest': 'proxy:proxy:proxy:proxy:proxy' } },
+    { name: 'x-middleware-subrequest (src)', path: () => '/collections', headers: { 'x-middleware-subrequest': 'src/middleware:src/middleware:src/middleware:src/middleware:src/middleware' } },
+    { name: 'provider page', path: (id) => `/providers/${id}` },
+  ];
+  for (const bypass of bypasses) {
+    test(`returns no data without credentials: ${bypass.name}`, async ({ request, sandbox }) => {
+      const id = sandbox.demo.collections.integrated[0]!;
+      const target = bypass.name === 'provider page' ? sandbox.demo.providers[0]! : id;
+      const res = await request.get(`${E2E.gatedURL}${bypass.path(target)}`, { headers: bypass.headers, maxRedirects: 0 });
+      const body = await res.text();
+      expect(res.status(), `status for ${bypass.name}`).not.toBe(200);
+      for (const secret of [id, target, ...sandbox.demo.collections.integrated, '@example.com', 'Collections retrieved']) expect(body).not.toContain(secret);
+    });
+  }
+});
+
+test.describe('fail-closed start', () => {
+  const start = (env: Record<string, string>, port: number) => {
+    const child = spawn(process.execPath, [binPath('next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, exited, output: () => output };
+  };
+
+  test('refuses a real upstream in production without a gate, and says what to set', async () => {
+    const server = start({ API_BASE_URL: 'http://127.0.0.1:9', API_KEY: 'sk_live_never_used' }, E2E.port + 7);
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('Refusing to start');
+    expect(server.output()).toContain('DASHBOARD_USERS');
+    expect(server.output()).not.toContain('sk_live_never_used');
+  });
+
+  test('names the first bad variable', async () => {
+    const server = start({ API_TIMEOUT_MS: 'soon' }, E2E.port + 8);
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('Invalid configuration: API_TIMEOUT_MS');
+  });
+
+  test('starts with DASHBOARD_OPEN=true', async ({ request }) => {
+    const port = E2E.port + 9;
+    const server = start({ API_BASE_URL: 'http://127.0.0.1:9', API_KEY: 'sk_live_x', DASHBOARD_OPEN: 'true' }, port);
+    try {
+      await expect.poll(async () => (await request.get(`http://127.0.0.1:${port}/api/collections`).catch(() => null))?.status(), { timeout: 20_000 }).toBe(502);
+    } finally {
+      server.child.kill();
+    }
+  });
+});
+
+test.describe('security headers', () => {
+  const expectHardened = (headers: Record<string, string>) => {
+    const csp = headers['content-security-policy'] ?? '';
+    expect(csp).toMatch(/default-src 'self'/);
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+    for (const directive of ["frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"]) expect(csp).toContain(directive);
+    expect(csp).not.toContain('unsafe-eval');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['referrer-policy']).toBe('no-referrer');
+    expect(headers['permissions-policy']).toContain('camera=()');
+    expect(headers['cache-control']).toContain('no-store');
+    expect(headers['cache-control']).toContain('private');
+    expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  };
+
+  test('on pages, /api, errors and RSC requests', async ({ request, sandbox }) => {
+    const id = sandbox.demo.collections.integrated[0]!;
+    for (const [path, headers] of [
+      ['/collections', {}],
+      [`/collections/${id}`, {}],
+      ['/collections/pay_doesnotexist', {}],
+      ['/api/collections', {}],
+      ['/api/collections/pay_fault_500', {}],
+      ['/api/collections/abc', {}],
+      ['/collections', { RSC: '1' }],
+      [`/providers/${sandbox.demo.providers[0]}`, { RSC: '1', 'Next-Router-Prefetch': '1' }],
+    ] as const) {
+      const res = await request.get(path, { headers });
+      expectHardened(res.headers());
+    }
+  });
+
+  test('every script carries the nonce of its own response', async ({ request }) => {
+    const res = await request.get('/collections');
+    const nonce = /'nonce-([^']+)'/.exec(res.headers()['content-security-policy']!)![1];
+    const html = await res.text();
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  test('sends HSTS behind HTTPS', async ({ request }) => {
+    const res = await request.get('/collections', { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(res.headers()['strict-transport-security']).toMatch(/max-age=\d+/);
+    const plain = await request.get('/collections');
+    expect(plain.headers()['strict-transport-security']).toBeUndefined();
+  });
+
+  test('the dashboard cannot be framed', async ({ page }) => {
+    const framed = page.waitForResponse((r) => r.url() === `${E2E.baseURL}/collections`);
+    await page.setContent(`<iframe title="embedded dashboard" src="${E2E.baseURL}/collections"></iframe>`);
+    expect((await framed).headers()['x-frame-options']).toBe('DENY');
+    // Chromium replaces a refused frame with its error page: the dashboard never renders inside.
+    await expect.poll(() => page.frames()[1]?.url()).toMatch(/^chrome-error:/);
+    await expect(page.frameLocator('iframe').getByRole('heading', { name: 'Collections' })).toHaveCount(0);
+  });
+});
+
+test.describe('nothing leaks', () => {
+  test('no file sent to browsers contains a key or server-only code', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else files.push(path);
+      }
+    };
+    walk('.next/static');
+    expect(files.filter((f) => f.endsWith('.js')).length).toBeGreaterThan(5);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const key of SANDBOX_KEYS) expect(text, file).not.toContain(key);
+      // Markers of lib/server: if any is here, server code reached a client bundle.
+      for (const marker of ['Refusing to start', 'Invalid configuration:', 'upstream answer breaks the schema', 'API_KEY is required']) expect(text, file).not.toContain(marker);
+    }
+  });
+
+  test('every lib/server module starts with server-only', () => {
+    const dir = 'lib/server';
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
+      expect(readFileSync(join(dir, name), 'utf8').startsWith("import 'server-only';"), name).toBe(true);
+    }
+  });
+});
