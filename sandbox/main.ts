@@ -11,7 +11,7 @@ try {
   process.exit(1);
 }
 const db = openDatabase(config.dbPath);
-const server = createSandbox({ db, faults: config.faults, slowMs: config.slowMs });
+const server = createSandbox({ db, faults: config.faults, slowMs: config.slowMs, delayMs: config.delayMs });
 
 server.on('error', (err: NodeJS.ErrnoException) => {
   console.error(`[sandbox] cannot listen on ${config.host}:${config.port}: ${err.code === 'EADDRINUSE' ? 'the port is in use (set SANDBOX_PORT)' : err.message}`);

@@ -14,6 +14,8 @@ export type SandboxOptions = {
   faults?: boolean;
   /** How long the `slow` fault waits before answering. */
   slowMs?: number;
+  /** Every /public answer waits a random 0..delayMs (load tests of a slow upstream). */
+  delayMs?: number;
 };
 
 type Account = { id: string; name: string; listed: number };
@@ -95,6 +97,7 @@ export function createSandbox(options: SandboxOptions) {
     const match = /^\/public\/(collections|providers)(?:\/([^/]+))?$/.exec(path);
     if (!match || (match[1] === 'providers' && !match[2])) return error(404, 'Not found');
 
+    if (options.delayMs) await new Promise((r) => setTimeout(r, Math.random() * options.delayMs!));
     const key = keyOf(req);
     const account = key ? (q.account.get(key) as Account | undefined) : undefined;
     if (!account) return INVALID_KEY();

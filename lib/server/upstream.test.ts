@@ -120,6 +120,8 @@ describe('upstream client against the sandbox', () => {
     await failure(client({ key: 'sk_wrong_secret_key' }).get({ kind: 'collection', id: 'pay_x' }, collectionEnvelopeSchema));
     const all = logs.join('\n');
     expect(all).toContain('data.amount.value');
+    // No record content (customers' PII) in the logs either.
+    expect(all).not.toContain('Ünïcode');
     expect(all).not.toContain('sk_sandbox_demo');
     expect(all).not.toContain('sk_wrong_secret_key');
   });
@@ -151,5 +153,29 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', Date.parse('2026-11-22T10:00:00Z'))).toBe(30);
     expect(parseRetryAfter(null)).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+});
+
+describe('concurrency limit', () => {
+  it('keeps at most maxConcurrent upstream requests in flight and still answers all', async () => {
+    const c = createUpstreamClient({ baseUrl: sandbox.url, key: 'sk_sandbox_demo', keyHeader: 'Authorization', timeoutMs: 5_000, maxConcurrent: 2 });
+    let inFlight = 0;
+    let peak = 0;
+    const realFetch = globalThis.fetch;
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (...args) => {
+      peak = Math.max(peak, ++inFlight);
+      try {
+        return await realFetch(...args);
+      } finally {
+        inFlight--;
+      }
+    });
+    try {
+      const pages = await Promise.all(Array.from({ length: 8 }, (_, i) => c.get({ kind: 'list', page: i + 1, limit: 5 }, collectionListEnvelopeSchema)));
+      expect(pages.map((p) => p.data.length)).toEqual(Array(8).fill(5));
+      expect(peak).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

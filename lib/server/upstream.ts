@@ -1,4 +1,5 @@
 import 'server-only';
+import pLimit from 'p-limit';
 import pRetry from 'p-retry';
 import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
@@ -23,6 +24,8 @@ export type UpstreamOptions = {
   keyHeader: string;
   timeoutMs: number;
   retryDelayMs?: number;
+  /** Upstream requests in flight at once; more wait their turn (within their deadline). */
+  maxConcurrent?: number;
 };
 
 const SUBJECT: Record<UpstreamRequest['kind'], ErrorSubject> = { list: 'collections', collection: 'collection', provider: 'provider' };
@@ -67,7 +70,21 @@ export function createUpstreamClient(options: UpstreamOptions) {
     Accept: 'application/json',
     [keyHeader]: keyHeader.toLowerCase() === 'authorization' ? `Bearer ${key}` : key,
   };
-  const scrub = (text: string) => text.split(key).join('[redacted]').slice(0, 500);
+  const limit = pLimit(options.maxConcurrent ?? 32);
+
+  /**
+   * What of an upstream body goes to the log: an error envelope's message (no
+   * key, at most 200 characters), never a record, which carries customers' PII.
+   */
+  const describeBody = (text: string) => {
+    try {
+      const message = (JSON.parse(text) as { message?: unknown }).message;
+      if (typeof message === 'string') return { upstreamMessage: message.split(key).join('[redacted]').slice(0, 200) };
+    } catch {
+      // not JSON
+    }
+    return { bodyBytes: Buffer.byteLength(text) };
+  };
 
   async function attempt<T>(url: string, subject: ErrorSubject, schema: z.ZodType<T>, signal: AbortSignal, log: Record<string, unknown>): Promise<T> {
     let response: Response;
@@ -91,7 +108,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
       try {
         body = JSON.parse(text);
       } catch {
-        logger.error({ ...log, status, ms, body: scrub(text) }, 'upstream answered with invalid JSON');
+        logger.error({ ...log, status, ms, bodyBytes: Buffer.byteLength(text) }, 'upstream answered with invalid JSON');
         throw UpstreamError.of('upstream_invalid', subject);
       }
       const parsed = schema.safeParse(body);
@@ -102,7 +119,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
       logger.info({ ...log, status, ms }, 'upstream ok');
       return parsed.data;
     }
-    logger.warn({ ...log, status, ms, body: scrub(text) }, 'upstream error');
+    logger.warn({ ...log, status, ms, ...describeBody(text) }, 'upstream error');
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
     if (status === 401) throw UpstreamError.of('upstream_auth', subject);
     if (status === 403) throw UpstreamError.of('forbidden', subject);
@@ -120,7 +137,11 @@ export function createUpstreamClient(options: UpstreamOptions) {
     const signal = AbortSignal.timeout(timeoutMs);
     const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
     try {
-      return await pRetry((n) => attempt(url, subject, schema, signal, { ...log, attempt: n }), {
+      const run = (n: number) => limit(() => {
+        if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
+        return attempt(url, subject, schema, signal, { ...log, attempt: n });
+      });
+      return await pRetry(run, {
         retries: 2,
         minTimeout: retryDelayMs,
         maxTimeout: retryDelayMs * 4,
