@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { Fixtures } from '../sandbox/fixtures';
 import { E2E, SANDBOX_KEYS } from './env';
 
@@ -44,5 +44,12 @@ export const test = base.extend<{ axe: (page: Page) => Promise<void>; leakGuard:
     });
   },
 });
+
+/** Waits until React has attached its handlers to an element, so a click or Enter is not lost. */
+export async function expectHydrated(locator: Locator): Promise<void> {
+  await expect
+    .poll(() => locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactProps$'))), { message: 'element hydrated by React' })
+    .toBe(true);
+}
 
 export { expect };

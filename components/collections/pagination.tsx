@@ -53,7 +53,7 @@ export function Pagination({ page, limit, count, rowsOnPage, lastPage, busy, onP
           <Button aria-label="First page" disabled={atStart} onClick={() => onPage(1)} className="px-2">{ICONS.first}</Button>
           <Button aria-label="Previous page" disabled={atStart} onClick={() => onPage(Math.min(page - 1, lastPage))} className="px-2">{ICONS.prev}</Button>
           <Button aria-label="Next page" disabled={atEnd} onClick={() => onPage(page + 1)} className="px-2" aria-busy={busy || undefined}>{ICONS.next}</Button>
-          <Button aria-label="Last page" disabled={atEnd} onClick={() => onPage(lastPage)} className="px-2">{ICONS.last}</Button>
+          <Button aria-label="Last page" disabled={page === lastPage} onClick={() => onPage(lastPage)} className="px-2">{ICONS.last}</Button>
         </div>
       </div>
     </nav>
