@@ -5,7 +5,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', 'node_modules/**', 'bench/floor/.next/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '.data/**']),
+  globalIgnores(['.next/**', 'node_modules/**', 'bench/floor/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '.data/**']),
   {
     // Playwright fixtures call `use`, which is not React's hook.
     files: ['e2e/**/*.ts'],

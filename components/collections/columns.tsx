@@ -48,7 +48,7 @@ export function collectionColumns(minorUnits: boolean) {
       header: 'Methods',
       cell: ({ row }) => (
         <div className="flex flex-wrap gap-1">
-          {row.original.payable.methods.length ? row.original.payable.methods.map((m) => <EnumBadge key={m} value={m} />) : <span className="text-zinc-500">—</span>}
+          {row.original.payable.methods.length ? row.original.payable.methods.map((m) => <EnumBadge key={m} value={m} />) : <span className="text-zinc-600 dark:text-zinc-400">—</span>}
         </div>
       ),
     }),

@@ -6,18 +6,18 @@
 const MAX_DEPTH = 6;
 
 function Primitive({ value }: { value: unknown }) {
-  if (value === null) return <span className="font-mono text-zinc-500">null</span>;
-  if (value === undefined) return <span className="font-mono text-zinc-500">undefined</span>;
+  if (value === null) return <span className="font-mono text-zinc-600 dark:text-zinc-400">null</span>;
+  if (value === undefined) return <span className="font-mono text-zinc-600 dark:text-zinc-400">undefined</span>;
   if (typeof value === 'boolean') return <span className="font-mono">{String(value)}</span>;
   if (typeof value === 'number' || typeof value === 'bigint') return <span className="font-mono tabular-nums">{String(value)}</span>;
-  if (typeof value === 'string') return value === '' ? <span className="italic text-zinc-500">(empty string)</span> : <span className="break-all">{value}</span>;
+  if (typeof value === 'string') return value === '' ? <span className="italic text-zinc-600 dark:text-zinc-400">(empty string)</span> : <span className="break-all">{value}</span>;
   return <span className="font-mono">{JSON.stringify(value)}</span>;
 }
 
 export function KeyValue({ value, depth = 0 }: { value: unknown; depth?: number }) {
   if (depth >= MAX_DEPTH) return <span className="font-mono text-xs break-all">{JSON.stringify(value)}</span>;
   if (Array.isArray(value)) {
-    if (value.length === 0) return <span className="italic text-zinc-500">(empty list)</span>;
+    if (value.length === 0) return <span className="italic text-zinc-600 dark:text-zinc-400">(empty list)</span>;
     return (
       <ol className="list-inside list-decimal space-y-1">
         {value.map((item, i) => (
@@ -28,7 +28,7 @@ export function KeyValue({ value, depth = 0 }: { value: unknown; depth?: number 
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
-    if (entries.length === 0) return <span className="italic text-zinc-500">(empty object)</span>;
+    if (entries.length === 0) return <span className="italic text-zinc-600 dark:text-zinc-400">(empty object)</span>;
     return (
       <dl className="grid grid-cols-[minmax(6rem,max-content)_1fr] gap-x-3 gap-y-1 rounded border border-zinc-200 p-2 text-sm dark:border-zinc-800">
         {entries.map(([key, item]) => (

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, errorBodySchema, errorMessage, type ErrorCode } from '@/lib/api/errors';
+import { ERROR_STATUS, errorMessage, type ErrorCode } from '@/lib/api/error-codes';
 
 /**
  * The error every query carries, on the server and in the browser alike: a
@@ -13,8 +13,8 @@ export function isApiFailure(value: unknown): value is ApiFailure {
 /** Reads a failed /api response into an ApiFailure, whatever its body. */
 export async function failureFrom(response: Response): Promise<ApiFailure> {
   const retryAfter = Number(response.headers.get('retry-after')) || undefined;
-  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
-  if (parsed.success) return { code: parsed.data.code, message: parsed.data.message, retryAfter };
+  const body: unknown = await response.json().catch(() => null);
+  if (isApiFailure(body) && typeof body.message === 'string') return { code: body.code, message: body.message, retryAfter };
   const code: ErrorCode = response.status === 504 ? 'upstream_timeout' : response.status === 401 ? 'unauthorized' : 'upstream_error';
   return { code, message: errorMessage(code, 'collections'), retryAfter };
 }

@@ -4,7 +4,7 @@ import { BackToList } from '@/components/collections/detail/back-to-list';
 import { CollectionHeader } from '@/components/collections/detail/collection-header';
 import { ContactCard } from '@/components/collections/detail/contact-card';
 import { EventsCard } from '@/components/collections/detail/events-card';
-import { ExtraFields } from '@/components/collections/detail/extra-fields';
+import { ExtraFields } from '@/components/ui/extra-fields';
 import { FollowUpCard } from '@/components/collections/detail/follow-up-card';
 import { LineItems } from '@/components/collections/detail/line-items';
 import { PayableCard } from '@/components/collections/detail/payable-card';
@@ -59,7 +59,7 @@ export default async function CollectionPage({ params }: Props) {
         <FollowUpCard followUp={c.followUp} />
         <EventsCard events={c.events} />
       </div>
-      <ExtraFields record={c} />
+      <ExtraFields record={c} kind="collection" />
       <JsonView value={c} filename={`${c.id}.json`} />
     </div>
   );

@@ -3,6 +3,7 @@ import { forbidden, notFound, unauthorized } from 'next/navigation';
 import { OnOffBadge } from '@/components/ui/badge';
 import { Copyable } from '@/components/ui/copyable';
 import { DetailError } from '@/components/ui/detail-error';
+import { ExtraFields } from '@/components/ui/extra-fields';
 import { JsonView } from '@/components/ui/json-view';
 import { Field, Fields } from '@/components/ui/section';
 import { TimeAgo } from '@/components/ui/time-ago';
@@ -50,6 +51,7 @@ export default async function ProviderPage({ params }: Props) {
           <Field term="Updated"><TimeAgo iso={p.updatedAt} /></Field>
         </Fields>
       </div>
+      <ExtraFields record={p} kind="provider" />
       <JsonView value={p} filename={`${p.id}.json`} />
     </div>
   );

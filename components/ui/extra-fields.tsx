@@ -1,14 +1,17 @@
 import { KeyValue } from '@/components/ui/key-value';
 import { Section } from '@/components/ui/section';
 
+import { collectionSchema, providerSchema } from '@/lib/api/schemas';
+
 /**
  * Top-level fields the seed does not define (a newer API version, a custom
  * integration): shown, never dropped, so support sees everything the API said.
+ * The known fields are the schema's own keys, so the two cannot drift.
  */
-const SEED_FIELDS = new Set(['id', 'type', 'contact', 'reference', 'amount', 'status', 'expiresIn', 'payable', 'followUp', 'metadata', 'events', 'createdAt', 'updatedAt', 'completedAt']);
+const KNOWN = { collection: new Set(Object.keys(collectionSchema.shape)), provider: new Set(Object.keys(providerSchema.shape)) };
 
-export function ExtraFields({ record }: { record: Record<string, unknown> }) {
-  const extra = Object.fromEntries(Object.entries(record).filter(([key]) => !SEED_FIELDS.has(key)));
+export function ExtraFields({ record, kind }: { record: Record<string, unknown>; kind: keyof typeof KNOWN }) {
+  const extra = Object.fromEntries(Object.entries(record).filter(([key]) => !KNOWN[kind].has(key)));
   if (Object.keys(extra).length === 0) return null;
   return (
     <Section title="Other fields" id="other-fields">

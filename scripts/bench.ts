@@ -1,0 +1,265 @@
+/**
+ * `npm run bench`: the dashboard against a bare Next.js app of the same
+ * version (bench/floor), side by side in one run, on loopback. Every figure is
+ * a ratio against the floor measured in the same run (interleaved A B A B), or
+ * a CPU-time count. Prints a table; writes bench/results.json and bench/results.md.
+ *
+ *   BENCH_RUNS=20          loads per page for "rows visible" and "next page"
+ *   BENCH_SCALE=1000000    collections in the scale test's sandbox
+ *   BENCH_LIGHTHOUSE=3     Lighthouse runs per page and preset (0 to skip)
+ */
+import autocannon from 'autocannon';
+import { chromium, type Browser } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { createDatabase } from '../sandbox/db';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium';
+import { firstLoadJs } from './first-load-js';
+import { binPath, exited, runBin } from './run-bin.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE ?? 3);
+const PORTS = { sandbox: 4610, ours: 3610, floor: 3620, bigSandbox: 4611, oursBig: 3611 };
+const FLOOR_DIR = resolve('.data/bench-floor');
+const children: ChildProcess[] = [];
+const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() } };
+const rows: [string, string, string, string][] = [];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' };
+
+function row(name: string, ours: number, floor: number, unit: string) {
+  const ratio = floor ? round(ours / floor, 2) : NaN;
+  rows.push([name, `${round(ours)} ${unit}`, `${round(floor)} ${unit}`, `${ratio}×`]);
+  results[name] = { ours, floor, ratio, unit };
+  console.log(`${name.padEnd(44)} ours ${String(round(ours)).padStart(9)} ${unit.padEnd(5)} floor ${String(round(floor)).padStart(9)} ${unit.padEnd(5)} ${ratio}×`);
+}
+
+function fact(name: string, value: number | string, unit = '') {
+  rows.push([name, `${value} ${unit}`.trim(), '', '']);
+  results[name] = { value, unit };
+  console.log(`${name.padEnd(44)} ${value} ${unit}`);
+}
+
+async function build(cwd: string) {
+  if ((await exited(runBin('next', ['build'], { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] }))) !== 0) throw new Error(`build failed in ${cwd}`);
+}
+
+/** The floor is copied out with hard-linked node_modules so Turbopack sees a project of its own. */
+function prepareFloor() {
+  rmSync(FLOOR_DIR, { recursive: true, force: true });
+  mkdirSync(FLOOR_DIR, { recursive: true });
+  for (const f of ['app', 'next.config.mjs', 'tsconfig.json']) cpSync(join('bench/floor', f), join(FLOOR_DIR, f), { recursive: true });
+  writeFileSync(join(FLOOR_DIR, 'package.json'), '{"name":"floor","private":true,"type":"module"}\n');
+  writeFileSync(join(FLOOR_DIR, 'package-lock.json'), '{"name":"floor","lockfileVersion":3,"requires":true,"packages":{}}\n');
+  try {
+    execFileSync('cp', ['-al', 'node_modules', join(FLOOR_DIR, 'node_modules')]);
+  } catch {
+    cpSync('node_modules', join(FLOOR_DIR, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  }
+}
+
+function start(name: string, bin: string, args: string[], extra: Record<string, string>, cwd?: string) {
+  const child = runBin(bin, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 600; i++) {
+    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
+    await sleep(200);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function serverPid(parent: number): number {
+  const kids = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return kids.length ? serverPid(kids[0]!) : parent;
+}
+
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
+};
+
+/** Milliseconds from navigation start until `ready` holds, cold context each time. */
+async function visibleAt(browser: Browser, url: string, ready: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url, { waitUntil: 'commit' });
+  const at = await page.waitForFunction(ready, undefined, { polling: 'raf', timeout: 30_000 }).then((h) => h.jsonValue() as Promise<number>);
+  await context.close();
+  return at;
+}
+
+const rowsReady = (n: number) => `(() => { const r = document.querySelectorAll('main table tbody tr'); return r.length >= ${n} && r[${n - 1}].getBoundingClientRect().height > 0 ? performance.now() : false })()`;
+const detailReady = `(() => { const h = [...document.querySelectorAll('h2')].find((e) => e.textContent === 'Line items'); return h && h.getBoundingClientRect().height > 0 ? performance.now() : false })()`;
+
+async function interleaved(runs: number, a: () => Promise<number>, b: () => Promise<number>) {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  await a(); await b(); // warm both servers
+  for (let i = 0; i < runs; i++) {
+    xs.push(await a());
+    ys.push(await b());
+  }
+  return { ours: median(xs), floor: median(ys) };
+}
+
+async function cpuPerRequest(pid: number, url: string, amount: number) {
+  await autocannon({ url, connections: 10, amount: 200 });
+  const before = cpuMs(pid);
+  const r = await autocannon({ url, connections: 10, amount });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return (cpuMs(pid) - before) / amount;
+}
+
+async function p50(url: string, amount = 1000) {
+  const r = await autocannon({ url, connections: 1, amount });
+  return r.latency.p50;
+}
+
+/** "Next page" click to new rows visible; with prefetch off the page-2 answer is held until the click. */
+async function nextPage(browser: Browser, prefetch: boolean) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let release: (() => void) | undefined;
+  const held = new Promise<void>((r) => (release = r));
+  if (!prefetch) await page.route(/\/api\/collections\?page=2&/, async (route) => { await held; await route.continue(); });
+  await page.goto(`http://127.0.0.1:${PORTS.ours}/collections`, { waitUntil: 'networkidle' }).catch(() => undefined);
+  const first = await page.locator('main table tbody tr').first().innerText();
+  const started = await page.evaluate(() => performance.now());
+  await page.getByRole('button', { name: 'Next page' }).click();
+  release?.();
+  const at = await page.waitForFunction((before) => {
+    const r = document.querySelector('main table tbody tr') as HTMLElement | null;
+    return r && r.innerText !== before && !document.querySelector('table[aria-busy="true"]') ? performance.now() : false;
+  }, first, { polling: 'raf' }).then((h) => h.jsonValue() as Promise<number>);
+  await context.close();
+  return at - started;
+}
+
+function lighthouse(url: string, preset: 'mobile' | 'desktop') {
+  const flags = '--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run';
+  const args = [binPath('lighthouse'), url, `--chrome-flags=${flags}`, '--only-categories=performance,accessibility', '--output=json', '--quiet', ...(preset === 'desktop' ? ['--preset=desktop'] : [])];
+  const out = execFileSync(process.execPath, args, { env: { ...env, CHROME_PATH: chromiumPath() ?? '' }, maxBuffer: 64 << 20 });
+  const report = JSON.parse(out.toString()) as { categories: { performance: { score: number }; accessibility: { score: number } } };
+  return { performance: report.categories.performance.score * 100, accessibility: report.categories.accessibility.score * 100 };
+}
+
+async function scale() {
+  const dbPath = resolve(`.data/bench-${SCALE}.sqlite`);
+  const has = existsSync(dbPath) && (() => { const db = new Database(dbPath, { readonly: true }); try { return Number((db.prepare("SELECT value FROM meta WHERE key='collections'").get() as { value: string }).value) > SCALE; } catch { return false; } finally { db.close(); } })();
+  if (!has) {
+    const t = performance.now();
+    console.log(`Seeding ${SCALE.toLocaleString('en')} collections (once; kept in ${dbPath})…`);
+    createDatabase(dbPath, { collections: SCALE });
+    fact('scale: seeding time', round((performance.now() - t) / 1000), 's');
+  }
+  start('big sandbox', 'tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.bigSandbox), SANDBOX_DB: dbPath });
+  start('ours on big', 'next', ['start', '-p', String(PORTS.oursBig), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.bigSandbox) });
+  await waitFor(`http://127.0.0.1:${PORTS.bigSandbox}/__sandbox/health`);
+  await waitFor(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`);
+  const last = Math.ceil((await (await fetch(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`)).json()).meta.count / 10);
+  for (const [label, page] of [['first', 1], ['middle', Math.ceil(last / 2)], ['last', last]] as const) {
+    const sandboxMs: number[] = [];
+    const renderMs: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      let t = performance.now();
+      await (await fetch(`http://127.0.0.1:${PORTS.bigSandbox}/public/collections?page=${page}&limit=10`, { headers: { Authorization: 'Bearer sk_sandbox_demo' } })).text();
+      sandboxMs.push(performance.now() - t);
+      t = performance.now();
+      await (await fetch(`http://127.0.0.1:${PORTS.oursBig}/collections?page=${page}&limit=10`)).text();
+      renderMs.push(performance.now() - t);
+    }
+    fact(`scale ${SCALE.toLocaleString('en')}: sandbox ${label} page (${page})`, round(median(sandboxMs), 2), 'ms');
+    fact(`scale ${SCALE.toLocaleString('en')}: dashboard render ${label} page`, round(median(renderMs), 1), 'ms');
+  }
+}
+
+async function main() {
+  console.log('Building the dashboard and the floor…');
+  await build('.');
+  prepareFloor();
+  await build(FLOOR_DIR);
+
+  start('sandbox', 'tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DB: '.data/bench-sandbox.sqlite' });
+  const ours = start('ours', 'next', ['start', '-p', String(PORTS.ours), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.sandbox), API_BASE_URL: '' });
+  const floor = start('floor', 'next', ['start', '-p', String(PORTS.floor), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.sandbox) }, FLOOR_DIR);
+  await waitFor(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/health`);
+  await waitFor(`http://127.0.0.1:${PORTS.ours}/api/collections?limit=1`);
+  await waitFor(`http://127.0.0.1:${PORTS.floor}/api/collections?limit=1`);
+  const oursPid = serverPid(ours.pid!);
+  const floorPid = serverPid(floor.pid!);
+  const fixtures = await (await fetch(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/fixtures`)).json() as { accounts: { examples: Record<string, string> }[] };
+  const detailId = fixtures.accounts[0]!.examples.multipleLineItems!;
+  const O = `http://127.0.0.1:${PORTS.ours}`;
+  const F = `http://127.0.0.1:${PORTS.floor}`;
+
+  const executablePath = chromiumPath();
+  const browser = await chromium.launch({ executablePath, args: executablePath ? CHROMIUM_ARGS : [] });
+
+  console.log('\nFirst-load JS (gzip)');
+  const floorJs = (await firstLoadJs(browser, `${F}/?limit=100`)).gzip;
+  row('first-load JS /collections', (await firstLoadJs(browser, `${O}/collections?limit=100`)).gzip, floorJs, 'B');
+  row('first-load JS /collections/{id}', (await firstLoadJs(browser, `${O}/collections/${detailId}`)).gzip, floorJs, 'B');
+
+  console.log(`\nRows visible (median of ${RUNS}, cold context, interleaved)`);
+  const list = await interleaved(RUNS, () => visibleAt(browser, `${O}/collections?limit=100`, rowsReady(100)), () => visibleAt(browser, `${F}/?limit=100`, rowsReady(100)));
+  row('rows visible /collections?limit=100', list.ours, list.floor, 'ms');
+  const detail = await interleaved(RUNS, () => visibleAt(browser, `${O}/collections/${detailId}`, detailReady), () => visibleAt(browser, `${F}/?limit=10`, rowsReady(10)));
+  row('main content visible /collections/{id}', detail.ours, detail.floor, 'ms');
+
+  console.log(`\n"Next page" click to new rows (median of ${RUNS})`);
+  const next = await interleaved(RUNS, () => nextPage(browser, true), () => nextPage(browser, false));
+  fact('next page visible, prefetch on', round(next.ours), 'ms');
+  fact('next page visible, prefetch off', round(next.floor), 'ms');
+  await browser.close();
+
+  console.log('\nProxy cost (CPU per request of the server process; added p50 at one connection)');
+  const sandboxList = `http://127.0.0.1:${PORTS.sandbox}/public/collections?limit=100`;
+  row('CPU/request /api/collections?limit=100', await cpuPerRequest(oursPid, `${O}/api/collections?limit=100`, 2000), await cpuPerRequest(floorPid, `${F}/api/collections?limit=100`, 2000), 'ms');
+  row('CPU/request /api/collections/{id}', await cpuPerRequest(oursPid, `${O}/api/collections/${detailId}`, 2000), await cpuPerRequest(floorPid, `${F}/api/collections?limit=1`, 2000), 'ms');
+  const direct = await new Promise<number>((res) => { autocannon({ url: sandboxList, connections: 1, amount: 1000, headers: { Authorization: 'Bearer sk_sandbox_demo' } }, (_e, r) => res(r.latency.p50)); });
+  const oursP50 = await p50(`${O}/api/collections?limit=100`);
+  const floorP50 = await p50(`${F}/api/collections?limit=100`);
+  fact('sandbox p50, 100-item page, direct', direct, 'ms');
+  row('added p50 over the sandbox, limit=100', oursP50 - direct, floorP50 - direct, 'ms');
+
+  if (LIGHTHOUSE_RUNS > 0) {
+    console.log(`\nLighthouse (median of ${LIGHTHOUSE_RUNS})`);
+    for (const preset of ['mobile', 'desktop'] as const) {
+      for (const [name, url] of [['/collections', `${O}/collections`], ['/collections/{id}', `${O}/collections/${detailId}`], ['floor', `${F}/?limit=100`]] as const) {
+        const runs = Array.from({ length: LIGHTHOUSE_RUNS }, () => lighthouse(url, preset));
+        fact(`lighthouse ${preset} performance ${name}`, median(runs.map((r) => r.performance)));
+        fact(`lighthouse ${preset} accessibility ${name}`, median(runs.map((r) => r.accessibility)));
+      }
+    }
+  }
+
+  if (SCALE > 0) {
+    console.log(`\nScale (${SCALE.toLocaleString('en')} collections; median of 21)`);
+    await scale();
+  }
+
+  writeFileSync('bench/results.json', JSON.stringify(results, null, 2));
+  const md = ['| measure | ours | floor | ratio |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  writeFileSync('bench/results.md', `# Benchmark results\n\n${(results.machine as { cpus: number }).cpus} cores, Node ${process.version}, ${new Date().toISOString()}\n\n${md}\n`);
+  console.log('\nWrote bench/results.json and bench/results.md');
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const child of children) child.kill('SIGTERM');
+  });
