@@ -2,7 +2,6 @@ import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { AppHeader } from '@/components/layout/app-header';
-import { Providers } from '@/components/providers';
 import { getConfig } from '@/lib/server/env';
 import { sandboxExamples } from '@/lib/server/sandbox-examples';
 import './globals.css';
@@ -32,12 +31,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm dark:focus:bg-zinc-900">
           Skip to content
         </a>
-        <Providers>
-          <AppHeader sandbox={upstream.sandbox} examples={examples} />
-          <main id="main" className="mx-auto max-w-7xl px-4 py-6">
-            {children}
-          </main>
-        </Providers>
+        <AppHeader sandbox={upstream.sandbox} examples={examples} />
+        <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+          {children}
+        </main>
       </body>
     </html>
   );

@@ -2,6 +2,7 @@ import { dehydrate, HydrationBoundary, noop } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { unauthorized } from 'next/navigation';
 import { CollectionsTable } from '@/components/collections/collections-table';
+import { Providers } from '@/components/providers';
 import { correctListParams } from '@/lib/api/params';
 import { collectionListOptions } from '@/lib/query/options';
 import { getQueryClient } from '@/lib/query/query-client';
@@ -30,9 +31,12 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   return (
     <>
       <h1 className="mb-4 text-xl font-semibold tracking-tight">Collections</h1>
-      <HydrationBoundary state={dehydrate(queryClient)}>
-        <CollectionsTable minorUnits={getConfig().amountMinorUnits} />
-      </HydrationBoundary>
+      {/* React Query and nuqs load on the table page only: the detail pages are pure server renders. */}
+      <Providers>
+        <HydrationBoundary state={dehydrate(queryClient)}>
+          <CollectionsTable minorUnits={getConfig().amountMinorUnits} />
+        </HydrationBoundary>
+      </Providers>
     </>
   );
 }
