@@ -3,7 +3,7 @@
  * with faults on, and the production build of the dashboard, whose output is
  * also kept in a file so a spec can prove the key never reaches a log.
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { E2E } from '../e2e/env';
 import { runBin } from './run-bin.mjs';
@@ -24,10 +24,11 @@ if (which === 'sandbox') {
     env: { ...env, ...gate, PORT: port, API_TIMEOUT_MS: String(E2E.timeoutMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.pipe(log, { end: false });
-    stream.pipe(process.stdout);
-  }
+  // The log goes to a file only: the suite's output stays readable, and the teardown scans the file.
+  for (const stream of [child.stdout!, child.stderr!]) stream.pipe(log, { end: false });
+  child.on('exit', (code) => {
+    if (code) process.stderr.write(readFileSync(log.path, 'utf8'));
+  });
 } else {
   console.error('usage: e2e-server.ts sandbox|dashboard|gated');
   process.exit(2);
