@@ -84,8 +84,12 @@ test.describe('GET /api/collections/{id} and /api/providers/{id}', () => {
     expect(await foreignProvider.json()).toEqual({ status: 'error', message: 'This provider belongs to a different account', code: 'forbidden' });
   });
 
-  for (const id of ['abc', 'prv_abc', 'pay_', 'pay_..%2F..%2Fadmin', '..%2F..%2Fpublic%2Fproviders%2Fprv_x', 'pay_a%0d%0aX-Injected:%201', 'pay_%2e%2e', `pay_${'a'.repeat(129)}`, 'pay_a%00']) {
-    test(`rejects the collection id ${id.slice(0, 40)} with 400`, async ({ request }) => {
+  for (const id of [
+    'abc', 'prv_abc', 'pay_', 'pay_%2e%2e', 'pay_%252e%252e', 'pay_..%2F..%2Fadmin', '..%2F..%2Fpublic%2Fproviders%2Fprv_x',
+    '%2F%2Fevil.example%2Fx', 'http%3A%2F%2F169.254.169.254%2F', 'pay_a%5Cb', 'pay_a%0d%0aX-Injected:%201', 'pay_a%00',
+    `pay_${'a'.repeat(129)}`, `pay_${'a'.repeat(10_240)}`,
+  ]) {
+    test(`rejects the collection id ${id.length > 40 ? `${id.slice(0, 12)}… (${id.length} characters)` : id} with 400`, async ({ request }) => {
       const res = await request.get(`/api/collections/${id}`);
       expect(res.status()).toBe(400);
       expect(await res.json()).toEqual({ status: 'error', message: 'Invalid collection id', code: 'bad_request' });
