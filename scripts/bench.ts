@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import { chromium, type Browser } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { createDatabase } from '../sandbox/db';
@@ -47,8 +47,13 @@ function fact(name: string, value: number | string, unit = '') {
   console.log(`${name.padEnd(44)} ${value} ${unit}`);
 }
 
+/** `next` from the project's own node_modules: the floor must not mix the repo's Next with its own React. */
+function runNext(cwd: string, args: string[], extra: Record<string, string> = {}) {
+  return spawn(process.execPath, [join(cwd, 'node_modules/next/dist/bin/next'), ...args], { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
 async function build(cwd: string) {
-  if ((await exited(runBin('next', ['build'], { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] }))) !== 0) throw new Error(`build failed in ${cwd}`);
+  if ((await exited(runNext(cwd, ['build']))) !== 0) throw new Error(`build failed in ${cwd}`);
 }
 
 /** The floor is copied out with hard-linked node_modules so Turbopack sees a project of its own. */
@@ -65,8 +70,8 @@ function prepareFloor() {
   }
 }
 
-function start(name: string, bin: string, args: string[], extra: Record<string, string>, cwd?: string) {
-  const child = runBin(bin, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+function start(bin: string, args: string[], extra: Record<string, string>) {
+  const child = runBin(bin, args, { env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
   return child;
 }
@@ -163,8 +168,8 @@ async function scale() {
     createDatabase(dbPath, { collections: SCALE });
     fact('scale: seeding time', round((performance.now() - t) / 1000), 's');
   }
-  start('big sandbox', 'tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.bigSandbox), SANDBOX_DB: dbPath });
-  start('ours on big', 'next', ['start', '-p', String(PORTS.oursBig), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.bigSandbox) });
+  start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.bigSandbox), SANDBOX_DB: dbPath });
+  start('next', ['start', '-p', String(PORTS.oursBig), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.bigSandbox) });
   await waitFor(`http://127.0.0.1:${PORTS.bigSandbox}/__sandbox/health`);
   await waitFor(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`);
   const last = Math.ceil((await (await fetch(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`)).json()).meta.count / 10);
@@ -186,13 +191,14 @@ async function scale() {
 
 async function main() {
   console.log('Building the dashboard and the floor…');
-  await build('.');
+  await build(resolve('.'));
   prepareFloor();
   await build(FLOOR_DIR);
 
-  start('sandbox', 'tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DB: '.data/bench-sandbox.sqlite' });
-  const ours = start('ours', 'next', ['start', '-p', String(PORTS.ours), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.sandbox), API_BASE_URL: '' });
-  const floor = start('floor', 'next', ['start', '-p', String(PORTS.floor), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.sandbox) }, FLOOR_DIR);
+  start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DB: '.data/bench-sandbox.sqlite' });
+  const ours = start('next', ['start', '-p', String(PORTS.ours), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.sandbox), API_BASE_URL: '' });
+  const floor = runNext(FLOOR_DIR, ['start', '-p', String(PORTS.floor), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.sandbox) });
+  children.push(floor);
   await waitFor(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/health`);
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/collections?limit=1`);
   await waitFor(`http://127.0.0.1:${PORTS.floor}/api/collections?limit=1`);
