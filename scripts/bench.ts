@@ -151,11 +151,11 @@ async function nextPage(browser: Browser, prefetch: boolean) {
   let release: (() => void) | undefined;
   const held = new Promise<void>((r) => (release = r));
   if (!prefetch) await page.route(/\/api\/collections\?page=2&/, async (route) => { await held; await route.continue(); });
-  const prefetched = page.waitForResponse(/\/api\/collections\?page=2&/);
+  const prefetched = prefetch ? page.waitForResponse(/\/api\/collections\?page=2&/) : null;
   await page.goto(`http://127.0.0.1:${PORTS.ours}/collections`);
   const first = await page.locator('main table tbody tr').first().innerText();
   // Prefetch on: its answer is in the cache before the click. Off: it is held until the click.
-  if (prefetch) await prefetched;
+  if (prefetched) await prefetched;
   else await page.waitForRequest(/\/api\/collections\?page=2&/);
   const started = await page.evaluate(() => performance.now());
   await page.getByRole('button', { name: 'Next page' }).click();
