@@ -101,11 +101,11 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
                 </tr>
               ))}
             </thead>
-            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            <tbody className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
               {rows.map((row) => (
                 <tr key={row.original.id} onClick={(e) => openRow(e, row.original.id)} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
                   {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className="px-3 py-2 align-top">
+                    <td key={cell.id}>
                       <table.FlexRender cell={cell} />
                     </td>
                   ))}

@@ -3,7 +3,6 @@
 import Link from 'next/link';
 import { createColumnHelper, rowPaginationFeature, tableFeatures } from '@tanstack/react-table';
 import { Badge, EnumBadge, StatusBadge } from '@/components/ui/badge';
-import { focusRing } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { TimeAgo } from '@/components/ui/time-ago';
 import type { Collection } from '@/lib/api/schemas';
@@ -21,7 +20,7 @@ export function collectionColumns(minorUnits: boolean) {
         <Link
           href={`/collections/${row.original.id}`}
           prefetch={false}
-          className={`whitespace-nowrap font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${focusRing} rounded`}
+          className="link-strong whitespace-nowrap"
         >
           {row.original.reference || <span className="italic">(no reference)</span>}
         </Link>
