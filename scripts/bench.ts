@@ -154,19 +154,29 @@ async function nextPage(browser: Browser, prefetch: boolean) {
   const requested = page.waitForRequest(/\/api\/collections\?page=2&/);
   const prefetched = prefetch ? page.waitForResponse(/\/api\/collections\?page=2&/) : null;
   await page.goto(`http://127.0.0.1:${PORTS.ours}/collections`);
-  const first = await page.locator('main table tbody tr').first().innerText();
+  await page.locator('main table tbody tr').first().waitFor();
   // Prefetch on: its answer is in the cache before the click. Off: it is held until the click.
   await requested;
   if (prefetched) await prefetched;
-  // Timed inside the page, from the click event itself (Playwright's own round trip excluded).
-  await page.evaluate(() => document.addEventListener('click', () => ((window as unknown as { clickAt: number }).clickAt = performance.now()), { capture: true, once: true }));
+  // Timed inside the page: from the click event to the frame after the first row changed.
+  await page.evaluate(() => {
+    const w = window as unknown as { clickAt?: number; paintedAt?: number };
+    document.addEventListener('click', () => (w.clickAt = performance.now()), { capture: true, once: true });
+    const body = document.querySelector('main table tbody')!;
+    const before = body.querySelector('tr')?.textContent;
+    const observer = new MutationObserver(() => {
+      if (body.querySelector('tr')?.textContent === before || body.closest('table')?.getAttribute('aria-busy') === 'true') return;
+      observer.disconnect();
+      requestAnimationFrame(() => (w.paintedAt = performance.now()));
+    });
+    observer.observe(body, { subtree: true, childList: true, characterData: true });
+  });
   await page.getByRole('button', { name: 'Next page' }).click();
   release?.();
-  const at = await page.waitForFunction((before) => {
-    const r = document.querySelector('main table tbody tr') as HTMLElement | null;
-    return r && r.innerText !== before && !document.querySelector('table[aria-busy="true"]') ? performance.now() : false;
-  }, first, { polling: 'raf' }).then((h) => h.jsonValue() as Promise<number>);
-  const clickAt = await page.evaluate(() => (window as unknown as { clickAt: number }).clickAt);
+  const [at, clickAt] = await page.waitForFunction(() => {
+    const w = window as unknown as { clickAt?: number; paintedAt?: number };
+    return w.paintedAt && w.clickAt ? [w.paintedAt, w.clickAt] : false;
+  }).then((h) => h.jsonValue() as Promise<[number, number]>);
   await context.close();
   return at - clickAt;
 }
