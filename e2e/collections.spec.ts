@@ -357,6 +357,36 @@ test.describe('the collections list', () => {
     await expect(page).toHaveURL((url) => url.pathname === `/collections/${data[0]!.id}`);
   });
 
+  test('opens a collection from its link or anywhere on its row without reloading, and in a new tab on a modified click', async ({ page, request, context }) => {
+    const { data } = await apiPage(request, 1);
+    await openList(page);
+    const { rows } = ui(page);
+    // A marker on the window survives only client-side navigation.
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    const stayed = () => page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed === true);
+
+    await rows.first().getByRole('link', { name: data[0]!.reference, exact: true }).click();
+    await expect(page).toHaveURL((url) => url.pathname === `/collections/${data[0]!.id}`);
+    await expect(page.getByRole('heading', { name: 'Line items' })).toBeVisible();
+    expect(await stayed()).toBe(true);
+
+    await page.goBack();
+    await expect(rows.nth(1)).toBeVisible();
+    await rows.nth(1).getByRole('cell').nth(2).click(); // the amount: not a link or a button
+    await expect(page).toHaveURL((url) => url.pathname === `/collections/${data[1]!.id}`);
+    expect(await stayed()).toBe(true);
+
+    await page.goBack();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const popup = context.waitForEvent('page');
+    await rows.nth(2).getByRole('link', { name: data[2]!.reference, exact: true }).click({ modifiers: ['ControlOrMeta'] });
+    await expect((await popup)).toHaveURL((url) => url.pathname === `/collections/${data[2]!.id}`);
+    expect(new URL(page.url()).pathname).toBe('/collections');
+
+    await rows.nth(3).getByRole('button', { name: `Copy id ${data[3]!.id}` }).click();
+    expect(new URL(page.url()).pathname).toBe('/collections');
+  });
+
   test.describe('copy button', () => {
     test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { keepPreviousData, noop, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTable, type PaginationState, type Updater } from '@tanstack/react-table';
+import { flexRender, useTable, type PaginationState, type Updater } from '@tanstack/react-table';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useQueryStates } from 'nuqs';
@@ -10,14 +10,14 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { lastPage as lastPageOf } from '@/lib/api/params';
-import type { Collection } from '@/lib/api/schemas';
+import type { CollectionRow } from '@/lib/query/rows';
 import { collectionsHref, listParsers } from '@/lib/query/list-params';
 import { collectionListOptions } from '@/lib/query/options';
 import { collectionColumns, features } from './columns';
 import { Pagination } from './pagination';
 import { rememberListHref } from './list-memory';
 
-const NO_ROWS: Collection[] = [];
+const NO_ROWS: CollectionRow[] = [];
 
 /**
  * The collections table: page and limit live in the URL (nuqs, shallow, with
@@ -64,12 +64,26 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
   const rows = table.getRowModel().rows;
   const busy = query.isPlaceholderData && query.isFetching;
 
-  function openRow(event: MouseEvent<HTMLTableRowElement>, id: string) {
+  /**
+   * One handler for the whole table, going where the row's link goes. A plain
+   * click on that link, or anywhere on the row outside another control, is a
+   * client-side navigation; modified clicks (new tab, new window) keep the
+   * browser's own behaviour on links and open a new tab elsewhere on the row.
+   * Selecting text never navigates.
+   */
+  function openRow(event: MouseEvent<HTMLTableSectionElement>) {
     const target = event.target as HTMLElement;
-    if (target.closest('a, button, input, select, label') || window.getSelection()?.toString()) return;
-    const href = `/collections/${id}`;
-    if (event.metaKey || event.ctrlKey) window.open(href, '_blank', 'noopener');
-    else router.push(href);
+    const href = target.closest('tr')?.querySelector('a[href]')?.getAttribute('href');
+    if (!href || event.button !== 0 || target.closest('button, input, select, label')) return;
+    const modified = event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
+    if (target.closest('a')) {
+      if (modified) return;
+      event.preventDefault();
+      router.push(href);
+    } else if (!window.getSelection()?.toString()) {
+      if (modified) window.open(href, '_blank', 'noopener');
+      else router.push(href);
+    }
   }
 
   return (
@@ -101,14 +115,11 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
                 </tr>
               ))}
             </thead>
-            <tbody className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
+            <tbody onClick={openRow} className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
               {rows.map((row) => (
-                <tr key={row.original.id} onClick={(e) => openRow(e, row.original.id)} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id}>
-                      <table.FlexRender cell={cell} />
-                    </td>
-                  ))}
+                <tr key={row.original.id} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
+                  {/* flexRender, not <FlexRender>: one component less per cell, 800 on a 100-row page. */}
+                  {row.getAllCells().map((cell) => <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
                 </tr>
               ))}
             </tbody>

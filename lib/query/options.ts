@@ -3,6 +3,7 @@ import type { CollectionListEnvelope } from '@/lib/api/envelopes';
 import type { ListParams } from '@/lib/api/params';
 import { failureFrom, networkFailure } from './api-failure';
 import { queryKeys } from './keys';
+import { toRowPage } from './rows';
 
 /**
  * queryOptions per endpoint. In the browser the queryFn calls the dashboard's
@@ -24,6 +25,6 @@ async function getJson<T>(path: string, signal: AbortSignal): Promise<T> {
 export function collectionListOptions(params: ListParams) {
   return queryOptions({
     queryKey: queryKeys.collectionList(params),
-    queryFn: ({ signal }) => getJson<CollectionListEnvelope>(`/api/collections?page=${params.page}&limit=${params.limit}`, signal),
+    queryFn: async ({ signal }) => toRowPage(await getJson<CollectionListEnvelope>(`/api/collections?page=${params.page}&limit=${params.limit}`, signal)),
   });
 }

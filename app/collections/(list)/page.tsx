@@ -6,6 +6,7 @@ import { Providers } from '@/components/providers';
 import { correctListParams } from '@/lib/api/params';
 import { collectionListOptions } from '@/lib/query/options';
 import { getQueryClient } from '@/lib/query/query-client';
+import { toRowPage } from '@/lib/query/rows';
 import { listCollections } from '@/lib/server/data';
 import { getConfig } from '@/lib/server/env';
 import { toApiFailure } from '@/lib/server/upstream-error';
@@ -23,7 +24,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   await queryClient
     .query({
       ...collectionListOptions(params),
-      queryFn: () => listCollections(params).catch((error: unknown) => Promise.reject(toApiFailure(error, 'collections'))),
+      queryFn: () => listCollections(params).then(toRowPage, (error: unknown) => Promise.reject(toApiFailure(error, 'collections'))),
     })
     .catch(noop); // a failure stays in the cache and is dehydrated: the table shows it
   if (queryClient.getQueryState(collectionListOptions(params).queryKey)?.error?.code === 'unauthorized') unauthorized();
