@@ -10,6 +10,18 @@ import { formatAmount } from '@/lib/format/money';
 export const features = tableFeatures({ rowPaginationFeature });
 const column = createColumnHelper<typeof features, CollectionRow>();
 
+/**
+ * Classes for a column's cells, so a cell's content needs no wrapper element of
+ * its own: a 100-row page is 2,700 elements, and each one costs server render,
+ * style, layout and hydration time.
+ */
+export const CELL_CLASS: Partial<Record<keyof CollectionRow, string>> = {
+  amount: 'whitespace-nowrap text-right tabular-nums',
+  payable: 'badges',
+  followUp: 'badges',
+  id: 'whitespace-nowrap',
+};
+
 /** The table's columns; `minorUnits` follows AMOUNT_MINOR_UNITS from the server. */
 export function collectionColumns(minorUnits: boolean) {
   return column.columns([
@@ -37,38 +49,30 @@ export function collectionColumns(minorUnits: boolean) {
     }),
     column.accessor('amount', {
       header: () => <span className="block text-right">Amount</span>,
-      cell: ({ row }) => <span className="block whitespace-nowrap text-right tabular-nums">{formatAmount(row.original.amount, { minorUnits })}</span>,
+      cell: ({ row }) => formatAmount(row.original.amount, { minorUnits }),
     }),
     column.accessor('status', { header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> }),
     column.accessor('payable', {
       header: 'Methods',
-      cell: ({ row }) => (
-        <div className="flex flex-wrap gap-1">
-          {row.original.payable.methods.length ? row.original.payable.methods.map((m) => <EnumBadge key={m} value={m} />) : <span className="text-zinc-600 dark:text-zinc-400">—</span>}
-        </div>
-      ),
+      cell: ({ row }) =>
+        row.original.payable.methods.length ? row.original.payable.methods.map((m) => <EnumBadge key={m} value={m} />) : <span className="text-zinc-600 dark:text-zinc-400">—</span>,
     }),
     column.accessor('followUp', {
       header: 'Follow-up',
       cell: ({ row }) => {
         const f = row.original.followUp;
         if (!f.enabled) return <Badge>Off</Badge>;
-        return (
-          <div className="flex flex-wrap gap-1">
-            <Badge tone="green">On</Badge>
-            {f.channels.map((ch) => <EnumBadge key={ch} value={ch} tone="neutral" />)}
-          </div>
-        );
+        return [<Badge key="" tone="green">On</Badge>, ...f.channels.map((ch) => <EnumBadge key={ch} value={ch} tone="neutral" />)];
       },
     }),
     column.accessor('createdAt', { header: 'Created', cell: ({ row }) => <TimeAgo iso={row.original.createdAt} /> }),
     column.accessor('id', {
       header: 'ID',
       cell: ({ row }) => (
-        <span className="flex items-center gap-1">
-          <span className="max-w-40 truncate font-mono text-xs" title={row.original.id}>{row.original.id}</span>
+        <>
+          <span className="inline-block max-w-40 truncate align-middle font-mono text-xs" title={row.original.id}>{row.original.id}</span>
           <CopyButton value={row.original.id} label={`id ${row.original.id}`} />
-        </span>
+        </>
       ),
     }),
   ]);

@@ -20,14 +20,24 @@ function formatter(currency: string, minorUnits: boolean): Intl.NumberFormat | n
   return formatters.get(key)!;
 }
 
-/** The currency's number of minor-unit digits per ISO 4217 (via Intl); 2 when unknown. */
+const digits = new Map<string, number>();
+
+/** The currency's number of minor-unit digits per ISO 4217 (via Intl); 2 when unknown. Memoised: a page formats hundreds of amounts. */
 export function currencyDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
+  let d = digits.get(currency);
+  if (d === undefined) {
+    try {
+      d = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      d = 2;
+    }
+    digits.set(currency, d);
   }
+  return d;
 }
+
+const PLAIN = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+const PLAIN_MINOR = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 
 export function formatAmount(amount: Amount, options: { minorUnits?: boolean } = {}): string {
   const minorUnits = Boolean(options.minorUnits);
@@ -35,7 +45,7 @@ export function formatAmount(amount: Amount, options: { minorUnits?: boolean } =
   const f = formatter(amount.currency, minorUnits);
   // Intl puts a no-break space after the code; a plain space copies and reads better.
   if (f) return f.format(value).replace(/\u00a0/g, ' ');
-  return `${amount.currency} ${new Intl.NumberFormat('en', { maximumFractionDigits: minorUnits ? 2 : 0 }).format(value)}`;
+  return `${amount.currency} ${(minorUnits ? PLAIN_MINOR : PLAIN).format(value)}`;
 }
 
 /** Totals of line items (quantity × amount), one per currency, in first-seen order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectionsHref, correctedCollectionsUrl, listParsers } from './list-params';
+import { collectionsHref, correctedCollectionsUrl, listParamsFrom } from './list-params';
 
 const corrected = (query: string) => correctedCollectionsUrl(new URLSearchParams(query));
 
@@ -23,13 +23,20 @@ describe('collections URL state', () => {
   });
 
   it('parses with the same rules on the client', () => {
-    expect(listParsers.page.parse('4')).toBe(4);
-    expect(listParsers.page.parse('1.5')).toBe(1);
-    expect(listParsers.limit.parse('9999')).toBe(100);
+    const read = (query: string) => listParamsFrom(new URLSearchParams(query));
+    expect(read('page=4&limit=50')).toEqual({ page: 4, limit: 50 });
+    expect(read('page=1.5')).toEqual({ page: 1, limit: 10 });
+    expect(read('limit=9999')).toEqual({ page: 1, limit: 100 });
+    expect(read('')).toEqual({ page: 1, limit: 10 });
   });
 
   it('leaves defaults out of hrefs', () => {
     expect(collectionsHref({ page: 1, limit: 10 })).toBe('/collections');
     expect(collectionsHref({ page: 3, limit: 25 })).toBe('/collections?page=3&limit=25');
+    expect(collectionsHref({ page: 1, limit: 50 })).toBe('/collections?limit=50');
+  });
+
+  it('keeps other query parameters in hrefs', () => {
+    expect(collectionsHref({ page: 2, limit: 10 }, new URLSearchParams('utm=x&page=9'))).toBe('/collections?utm=x&page=2');
   });
 });

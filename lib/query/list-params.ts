@@ -1,28 +1,22 @@
-import { createParser, createSerializer } from 'nuqs/server';
-import { correctListParams, DEFAULT_LIMIT, DEFAULT_PAGE } from '@/lib/api/params';
+import { correctListParams, DEFAULT_LIMIT, DEFAULT_PAGE, type ListParams } from '@/lib/api/params';
 
 /**
- * The table's URL state (`page`, `limit`), one parser for the server page and
- * the client hooks. Invalid values parse to the nearest valid state, which the
- * server page then writes back into the URL.
+ * The table's URL state (`page`, `limit`) with the server page's rules: invalid
+ * values read as the nearest valid state (proxy.ts has already redirected them).
  */
-const page = createParser({
-  parse: (raw) => correctListParams({ page: raw }).page,
-  serialize: String,
-}).withDefault(DEFAULT_PAGE);
+export function listParamsFrom(search: { get(name: string): string | null }): ListParams {
+  return correctListParams({ page: search.get('page') ?? undefined, limit: search.get('limit') ?? undefined });
+}
 
-const limit = createParser({
-  parse: (raw) => correctListParams({ limit: raw }).limit,
-  serialize: String,
-}).withDefault(DEFAULT_LIMIT);
-
-export const listParsers = { page, limit };
-
-export const serializeListParams = createSerializer(listParsers);
-
-/** The canonical `/collections` URL for a state (defaults left out). */
-export function collectionsHref(params: { page: number; limit: number }): string {
-  return `/collections${serializeListParams(params)}`;
+/** The canonical `/collections` URL for a state: defaults left out, other query parameters kept. */
+export function collectionsHref(params: ListParams, search?: URLSearchParams): string {
+  const query = new URLSearchParams(search);
+  query.delete('page');
+  query.delete('limit');
+  if (params.page !== DEFAULT_PAGE) query.set('page', String(params.page));
+  if (params.limit !== DEFAULT_LIMIT) query.set('limit', String(params.limit));
+  const q = query.toString();
+  return q ? `/collections?${q}` : '/collections';
 }
 
 /**

@@ -32,7 +32,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   return (
     <>
       <h1 className="mb-4 text-xl font-semibold tracking-tight">Collections</h1>
-      {/* React Query and nuqs load on the table page only: the detail pages are pure server renders. */}
+      {/* React Query loads on the table page only: the detail pages are pure server renders. */}
       <Providers>
         <HydrationBoundary state={dehydrate(queryClient)}>
           <CollectionsTable minorUnits={getConfig().amountMinorUnits} />
