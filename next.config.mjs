@@ -7,8 +7,6 @@ const nextConfig = {
   // forbidden(): a real HTTP 403 for another account's collection or provider.
   experimental: {
     authInterrupts: true,
-    // The stylesheet goes inline in the HTML: no render-blocking request before the rows paint.
-    inlineCss: true,
   },
   async redirects() {
     return [{ source: '/', destination: '/collections', permanent: false }];
