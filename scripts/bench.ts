@@ -181,7 +181,18 @@ async function nextPage(browser: Browser, prefetch: boolean) {
   return at - clickAt;
 }
 
-function lighthouse(url: string, preset: 'mobile' | 'desktop') {
+/** One Lighthouse run; its own runtime errors (NO_NAVSTART and the like, seen here now and then) get two more tries. */
+function lighthouse(url: string, preset: 'mobile' | 'desktop', tries = 3): { performance: number; accessibility: number } {
+  try {
+    return lighthouseOnce(url, preset);
+  } catch (error) {
+    if (tries <= 1) throw error;
+    console.warn(`Lighthouse failed on ${url} (${preset}); trying again`);
+    return lighthouse(url, preset, tries - 1);
+  }
+}
+
+function lighthouseOnce(url: string, preset: 'mobile' | 'desktop') {
   const flags = '--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run';
   const args = [binPath('lighthouse'), url, `--chrome-flags=${flags}`, '--only-categories=performance,accessibility', '--output=json', '--quiet', ...(preset === 'desktop' ? ['--preset=desktop'] : [])];
   const out = execFileSync(process.execPath, args, { env: { ...env, CHROME_PATH: chromiumPath() ?? '' }, maxBuffer: 64 << 20 });

@@ -3,29 +3,21 @@
 import { keepPreviousData, noop, useQuery, useQueryClient } from '@tanstack/react-query';
 import { flexRender, useTable, type PaginationState, type Updater } from '@tanstack/react-table';
 import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, type MouseEvent } from 'react';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { lastPage as lastPageOf, type ListParams } from '@/lib/api/params';
+import { lastPage as lastPageOf } from '@/lib/api/params';
 import type { CollectionRow } from '@/lib/query/rows';
-import { collectionsHref, listParamsFrom } from '@/lib/query/list-params';
+import { collectionsHref } from '@/lib/query/list-params';
 import { collectionListOptions } from '@/lib/query/options';
 import { CELL_CLASS, collectionColumns, features } from './columns';
 import { Pagination } from './pagination';
 import { rememberListHref } from './list-memory';
+import { useListParams } from './use-list-params';
 
 const NO_ROWS: CollectionRow[] = [];
-
-/**
- * A new page or page size: a history entry of its own, without a server round
- * trip. Next.js syncs native pushState with useSearchParams (shallow routing),
- * so back and forward restore the state with no URL-state library in the bundle.
- */
-function setParams(params: ListParams) {
-  window.history.pushState(null, '', collectionsHref(params, new URLSearchParams(window.location.search)));
-}
 
 /**
  * The collections table: page and limit live in the URL (shallow, with
@@ -36,7 +28,7 @@ function setParams(params: ListParams) {
 export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const { page, limit } = listParamsFrom(useSearchParams());
+  const [{ page, limit }, setParams] = useListParams();
   const query = useQuery({ ...collectionListOptions({ page, limit }), placeholderData: keepPreviousData });
   const envelope = query.data;
   const count = envelope?.meta.count ?? 0;
