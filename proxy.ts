@@ -1,8 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorMessage } from '@/lib/api/errors';
-import { correctedCollectionsUrl } from '@/lib/query/list-params';
+import { correctedCollectionsUrl } from '@/lib/api/list-state';
 import { checkAccess, WWW_AUTHENTICATE } from '@/lib/server/access';
 import { getConfig } from '@/lib/server/env';
+import { failureResponse } from '@/lib/server/errors';
 import { logger } from '@/lib/server/logger';
 import { securityHeaders } from '@/lib/server/security-headers';
 
@@ -21,11 +22,12 @@ export function proxy(request: NextRequest) {
 
   if (!checkAccess(config, request.headers.get('authorization')).ok) {
     logger.warn({ requestId, path: pathname }, 'access denied');
-    const api = pathname === '/api' || pathname.startsWith('/api/');
-    const body = api ? JSON.stringify({ status: 'error', message: errorMessage('unauthorized', 'collections'), code: 'unauthorized' }) : 'Sign in to use Collections Console.';
-    return new NextResponse(body, {
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      return failureResponse({ code: 'unauthorized', message: errorMessage('unauthorized', 'collections') }, headers);
+    }
+    return new NextResponse('Sign in to use Collections Console.', {
       status: 401,
-      headers: { ...headers, 'WWW-Authenticate': WWW_AUTHENTICATE, 'Cache-Control': 'private, no-store', 'Content-Type': api ? 'application/json' : 'text/plain; charset=utf-8' },
+      headers: { ...headers, 'WWW-Authenticate': WWW_AUTHENTICATE, 'Cache-Control': 'private, no-store', 'Content-Type': 'text/plain; charset=utf-8' },
     });
   }
 

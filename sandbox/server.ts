@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type Database from 'better-sqlite3';
 import { isCollectionId, isProviderId } from '../lib/api/ids';
-import { listParamsFromSearch } from '../lib/api/params';
+import { parseState, pagingSchema } from '../lib/api/list-state';
 import { loadFixtures } from './fixtures';
 import {
   badShapeCollection, bareCollection, bareProvider, createFlakyCounter, faultForId, faultForPage, RETRY_AFTER_SECONDS,
@@ -46,7 +46,7 @@ export function createSandbox(options: SandboxOptions) {
   };
 
   function list(account: Account, search: URLSearchParams): Reply {
-    const parsed = listParamsFromSearch(search);
+    const parsed = parseState(pagingSchema, search);
     if (!parsed.ok) return error(400, parsed.message);
     const { page, limit } = parsed.value;
     const start = (page - 1) * limit;
@@ -111,7 +111,7 @@ export function createSandbox(options: SandboxOptions) {
     const kind = !id ? 'list' : match[1] === 'providers' ? 'provider' : 'collection';
 
     if (options.faults) {
-      const params = kind === 'list' ? listParamsFromSearch(url.searchParams) : null;
+      const params = kind === 'list' ? parseState(pagingSchema, url.searchParams) : null;
       const fault = kind !== 'list' ? faultForId(id) : params?.ok ? faultForPage(params.value.page) : null;
       const reply = fault ? await faulted(fault, kind, kind === 'list' ? 'pay_fault_list' : id) : null;
       if (reply) return reply;

@@ -8,14 +8,13 @@ import { useEffect, useMemo, type MouseEvent } from 'react';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { lastPage as lastPageOf } from '@/lib/api/params';
+import { collectionsHref, lastPage as lastPageOf } from '@/lib/api/list-state';
 import type { CollectionRow } from '@/lib/query/rows';
-import { collectionsHref } from '@/lib/query/list-params';
 import { collectionListOptions } from '@/lib/query/options';
 import { CELL_CLASS, collectionColumns, features } from './columns';
 import { Pagination } from './pagination';
 import { rememberListHref } from './list-memory';
-import { useListParams } from './use-list-params';
+import { useListState } from './use-list-state';
 
 const NO_ROWS: CollectionRow[] = [];
 
@@ -28,7 +27,7 @@ const NO_ROWS: CollectionRow[] = [];
 export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [{ page, limit }, setParams] = useListParams();
+  const [{ page, limit }, setParams] = useListState();
   const query = useQuery({ ...collectionListOptions({ page, limit }), placeholderData: keepPreviousData });
   const envelope = query.data;
   const count = envelope?.meta.count ?? 0;

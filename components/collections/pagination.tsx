@@ -1,7 +1,7 @@
 'use client';
 
 import { Button } from '@/components/ui/button';
-import { PAGE_SIZES } from '@/lib/api/params';
+import { PAGE_SIZES } from '@/lib/api/list-state';
 
 type Props = {
   page: number;

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
-import type { ApiFailure } from '@/lib/query/api-failure';
+import type { ApiFailure } from '@/lib/api/failure';
 import { ErrorState } from './error-state';
 
 /** A server page's upstream failure, with Retry re-rendering the page on the server. */

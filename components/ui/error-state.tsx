@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { ApiFailure } from '@/lib/query/api-failure';
+import type { ApiFailure } from '@/lib/api/failure';
 import { Button } from './button';
 
 /**

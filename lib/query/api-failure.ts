@@ -1,20 +1,15 @@
-import { ERROR_STATUS, errorMessage, type ErrorCode } from '@/lib/api/error-codes';
+import { errorMessage, type ErrorCode } from '@/lib/api/error-codes';
+import { isApiFailure, type ApiFailure } from '@/lib/api/failure';
 
 /**
- * The error every query carries, on the server and in the browser alike: a
- * plain object (it crosses the server/client boundary in dehydrated state).
+ * The browser's side of the failure translation: a failed /api response (the
+ * error envelope, or whatever a proxy in between answered) read back into the
+ * ApiFailure the UI renders.
  */
-export type ApiFailure = { code: ErrorCode; message: string; retryAfter?: number };
-
-export function isApiFailure(value: unknown): value is ApiFailure {
-  return typeof value === 'object' && value !== null && 'code' in value && typeof (value as ApiFailure).code === 'string' && (value as ApiFailure).code in ERROR_STATUS;
-}
-
-/** Reads a failed /api response into an ApiFailure, whatever its body. */
 export async function failureFrom(response: Response): Promise<ApiFailure> {
   const retryAfter = Number(response.headers.get('retry-after')) || undefined;
   const body: unknown = await response.json().catch(() => null);
-  if (isApiFailure(body) && typeof body.message === 'string') return { code: body.code, message: body.message, retryAfter };
+  if (isApiFailure(body)) return { code: body.code, message: body.message, retryAfter };
   const code: ErrorCode = response.status === 504 ? 'upstream_timeout' : response.status === 401 ? 'unauthorized' : 'upstream_error';
   return { code, message: errorMessage(code, 'collections'), retryAfter };
 }

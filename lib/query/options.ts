@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CollectionListEnvelope } from '@/lib/api/envelopes';
-import type { ListParams } from '@/lib/api/params';
+import { listStateSchema, stateQuery, type ListState } from '@/lib/api/list-state';
 import { failureFrom, networkFailure } from './api-failure';
 import { queryKeys } from './keys';
 import { toRowPage } from './rows';
@@ -22,9 +22,10 @@ async function getJson<T>(path: string, signal: AbortSignal): Promise<T> {
   return (await response.json()) as T;
 }
 
-export function collectionListOptions(params: ListParams) {
+export function collectionListOptions(state: ListState) {
+  const query = stateQuery(listStateSchema, state, { explicit: true });
   return queryOptions({
-    queryKey: queryKeys.collectionList(params),
-    queryFn: async ({ signal }) => toRowPage(await getJson<CollectionListEnvelope>(`/api/collections?page=${params.page}&limit=${params.limit}`, signal)),
+    queryKey: queryKeys.collectionList(state),
+    queryFn: async ({ signal }) => toRowPage(await getJson<CollectionListEnvelope>(`/api/collections?${query}`, signal)),
   });
 }

@@ -1,5 +1,5 @@
 import { defaultShouldDehydrateQuery, environmentManager, QueryClient } from '@tanstack/react-query';
-import type { ApiFailure } from './api-failure';
+import type { ApiFailure } from '@/lib/api/failure';
 
 declare module '@tanstack/react-query' {
   interface Register {

@@ -3,21 +3,22 @@ import { startSandbox, type TestSandbox } from '@/lib/testing/sandbox';
 
 /**
  * The data layer checks the gate itself, so a request that slips past
- * proxy.ts still gets nothing. Proven here without proxy.ts in the way.
+ * proxy.ts still gets nothing. Proven here without proxy.ts in the way: a
+ * read needs a context, and only the gate (or a background job) issues one.
  */
-const requestHeaders = new Headers();
-vi.mock('next/headers', () => ({ headers: async () => requestHeaders }));
-
 let sandbox: TestSandbox;
 let data: typeof import('./data');
+let context: typeof import('./context');
+
+const basic = (credentials: string) => new Headers({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` });
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  const port = new URL(sandbox.url).port;
-  vi.stubEnv('SANDBOX_PORT', port);
+  vi.stubEnv('SANDBOX_PORT', new URL(sandbox.url).port);
   vi.stubEnv('DASHBOARD_USERS', 'ada:s3cret');
   vi.resetModules();
   data = await import('./data');
+  context = await import('./context');
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -26,20 +27,37 @@ afterAll(async () => {
 
 describe('data layer access check', () => {
   it('refuses to read without credentials, before any upstream call', async () => {
-    requestHeaders.delete('authorization');
-    await expect(data.listCollections({ page: 1, limit: 10 })).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(data.getCollection(sandbox.demo.collections.integrated[0]!)).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(data.getProvider(sandbox.demo.providers[0]!)).rejects.toMatchObject({ code: 'unauthorized' });
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    try {
+      expect(() => context.contextFromHeaders(new Headers())).toThrow(expect.objectContaining({ code: 'unauthorized' }));
+      // A context the gate did not issue (forged, copied, deserialised) reads nothing either.
+      const forged = { requestId: 'r1', principal: { kind: 'user', name: 'ada' } } as const;
+      await expect(data.listCollections(forged, { page: 1, limit: 10 })).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(data.getCollection(forged, sandbox.demo.collections.integrated[0]!)).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(data.getProvider({ ...forged }, sandbox.demo.providers[0]!)).rejects.toMatchObject({ code: 'unauthorized' });
+      expect(fetchSpy).not.toHaveBeenCalled();
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 
-  it('refuses wrong credentials', async () => {
-    requestHeaders.set('authorization', `Basic ${Buffer.from('ada:wrong').toString('base64')}`);
-    await expect(data.listCollections({ page: 1, limit: 10 })).rejects.toMatchObject({ code: 'unauthorized' });
+  it('refuses wrong credentials', () => {
+    expect(() => context.contextFromHeaders(basic('ada:wrong'))).toThrow(expect.objectContaining({ code: 'unauthorized' }));
   });
 
-  it('reads with valid credentials', async () => {
-    requestHeaders.set('authorization', `Basic ${Buffer.from('ada:s3cret').toString('base64')}`);
-    const page = await data.listCollections({ page: 1, limit: 5 });
+  it('reads with valid credentials, under the request id proxy.ts assigned', async () => {
+    const headers = basic('ada:s3cret');
+    headers.set('x-request-id', 'req-42');
+    const ctx = context.contextFromHeaders(headers);
+    expect(ctx).toMatchObject({ requestId: 'req-42', principal: { kind: 'user', name: 'ada' } });
+    const page = await data.listCollections(ctx, { page: 1, limit: 5 });
     expect(page.data).toHaveLength(5);
+  });
+
+  it('reads outside any request with a system context (the sync, a CLI)', async () => {
+    const ctx = context.systemContext('index-sync');
+    expect(ctx.principal).toEqual({ kind: 'system', name: 'index-sync' });
+    const one = await data.getCollection(ctx, sandbox.demo.collections.integrated[0]!);
+    expect(one.data.id).toBe(sandbox.demo.collections.integrated[0]);
   });
 });

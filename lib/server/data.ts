@@ -1,17 +1,14 @@
 import 'server-only';
-import { headers } from 'next/headers';
-import { cache } from 'react';
 import { collectionEnvelopeSchema, collectionListEnvelopeSchema, providerEnvelopeSchema } from '@/lib/api/envelopes';
-import type { ListParams } from '@/lib/api/params';
-import { checkAccess } from './access';
+import type { Paging } from '@/lib/api/list-state';
+import { assertContext, type RequestContext } from './context';
 import { getConfig } from './env';
 import { createUpstreamClient, type UpstreamClient } from './upstream';
-import { UpstreamError } from './upstream-error';
 
 /**
  * The server data layer: the only reader of the upstream client. Route
- * handlers and server pages both come here, so they see the same data, the
- * same errors and the same checks.
+ * handlers, server pages and (soon) background jobs all come here with a
+ * context, so they see the same data, the same errors and the same checks.
  */
 let client: UpstreamClient | undefined;
 
@@ -20,29 +17,17 @@ function upstream(): UpstreamClient {
   return client;
 }
 
-/**
- * The gate again, where data is read: a request that slipped past proxy.ts
- * (a matcher gap, a framework bypass) still gets nothing. Also picks up the
- * request id proxy.ts assigned, for the upstream log lines.
- */
-async function guard(): Promise<{ requestId?: string }> {
-  const h = await headers();
-  if (!checkAccess(getConfig(), h.get('authorization')).ok) throw UpstreamError.of('unauthorized', 'collections');
-  return { requestId: h.get('x-request-id') ?? undefined };
+export async function listCollections(context: RequestContext, paging: Paging) {
+  assertContext(context);
+  return upstream().get({ kind: 'list', page: paging.page, limit: paging.limit }, collectionListEnvelopeSchema, context);
 }
 
-export async function listCollections(params: ListParams) {
-  return upstream().get({ kind: 'list', ...params }, collectionListEnvelopeSchema, await guard());
+export async function getCollection(context: RequestContext, id: string) {
+  assertContext(context);
+  return upstream().get({ kind: 'collection', id }, collectionEnvelopeSchema, context);
 }
 
-export async function getCollection(id: string) {
-  return upstream().get({ kind: 'collection', id }, collectionEnvelopeSchema, await guard());
+export async function getProvider(context: RequestContext, id: string) {
+  assertContext(context);
+  return upstream().get({ kind: 'provider', id }, providerEnvelopeSchema, context);
 }
-
-export async function getProvider(id: string) {
-  return upstream().get({ kind: 'provider', id }, providerEnvelopeSchema, await guard());
-}
-
-/** Per-render memoised reads for server components (metadata and page share one fetch). */
-export const getCollectionCached = cache((id: string) => getCollection(id));
-export const getProviderCached = cache((id: string) => getProvider(id));

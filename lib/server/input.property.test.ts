@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COLLECTION_ID, isCollectionId, isProviderId } from '@/lib/api/ids';
-import { listParamsFromSearch, parseListParams } from '@/lib/api/params';
+import { parseListState, toSearchParams } from '@/lib/api/list-state';
 import { upstreamUrl, type UpstreamRequest } from './upstream';
-import { UpstreamError } from './upstream-error';
+import { AppError } from './errors';
 
 /**
  * For any input: either a 400 (bad_request) with no upstream URL, or a URL on
@@ -22,8 +22,8 @@ function check(request: UpstreamRequest) {
   try {
     url = upstreamUrl(BASE, request);
   } catch (error) {
-    expect(error).toBeInstanceOf(UpstreamError);
-    expect((error as UpstreamError).code).toBe('bad_request');
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('bad_request');
     return 'rejected';
   }
   const parsed = new URL(url);
@@ -75,7 +75,7 @@ describe('page and limit parsing (property)', () => {
   it('accepts exactly the plain decimal integers in range, whatever the string', () => {
     const raw = fc.oneof(fc.string(), fc.integer().map(String), fc.double().map(String), fc.constantFrom('1e3', '0x10', '1.5', '-1', ' 1', '01', '+1', ''));
     fc.assert(fc.property(raw, raw, (page, limit) => {
-      const result = parseListParams({ page, limit });
+      const result = parseListState(toSearchParams({ page, limit }));
       const okPage = /^[1-9]\d*$/.test(page) && Number.isSafeInteger(Number(page));
       const okLimit = /^[1-9]\d*$/.test(limit) && Number(limit) <= 100;
       expect(result.ok).toBe(okPage && okLimit);
@@ -86,7 +86,7 @@ describe('page and limit parsing (property)', () => {
   it('rejects any repeated parameter', () => {
     fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 100 }).map(String), { minLength: 2, maxLength: 4 }), fc.constantFrom('page', 'limit'), (values, name) => {
       const search = new URLSearchParams(values.map((v) => [name, v]));
-      expect(listParamsFromSearch(search).ok).toBe(false);
+      expect(parseListState(search).ok).toBe(false);
     }));
   });
 });

@@ -1,39 +1,42 @@
 import 'server-only';
-import { NextResponse } from 'next/server';
-import { ERROR_STATUS, errorMessage, type ErrorCode, type ErrorSubject } from '@/lib/api/errors';
-import { WWW_AUTHENTICATE } from './access';
-import { logger } from './logger';
-import { UpstreamError } from './upstream-error';
+import type { z } from 'zod';
+import type { ErrorSubject } from '@/lib/api/errors';
+import { contextFromHeaders, type RequestContext } from './context';
+import { AppError, failureResponse, json, methodNotAllowed, toFailure } from './errors';
 
 /**
- * Route-handler plumbing: every answer of the dashboard's API goes through
- * `json` or `fail`, so every one carries no-store and every error has the
- * contract's envelope, status and code.
+ * The one shape of a route handler (after dub's `withWorkspace`): parse the
+ * path parameters and the query with the route's zod schemas → build the
+ * request context (the access gate) → read → the seed's envelope, or the one
+ * error mapper. Handlers hold no try/catch; anything but GET is a 405.
  */
-const NO_STORE = { 'Cache-Control': 'private, no-store' };
+type Input<P extends z.ZodType | undefined> = P extends z.ZodType ? z.output<P> : undefined;
 
-export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) {
-  return NextResponse.json(body, { status: init.status ?? 200, headers: { ...NO_STORE, ...init.headers } });
+type RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
+  subject: ErrorSubject;
+  params?: P;
+  query?: Q;
+  read: (input: { params: Input<P>; query: Input<Q> }, context: RequestContext) => Promise<unknown>;
+};
+
+function parse(schema: z.ZodType | undefined, raw: unknown, subject: ErrorSubject): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  throw new AppError('bad_request', result.error.issues[0]?.message ?? AppError.of('bad_request', subject).message);
 }
 
-export function fail(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-  return json({ status: 'error', message, code }, { status: ERROR_STATUS[code], headers });
-}
-
-/** Maps anything thrown by the data layer to the contract's error response. */
-export function failFrom(error: unknown, subject: ErrorSubject, requestId?: string) {
-  if (error instanceof UpstreamError) {
-    const headers: Record<string, string> = error.retryAfter !== undefined ? { 'Retry-After': String(error.retryAfter) } : {};
-    if (error.code === 'unauthorized') headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
-    return fail(error.code, error.message, headers);
+export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(spec: RouteSpec<P, Q>) {
+  async function GET(request: Request, route: { params: Promise<unknown> }) {
+    const requestId = request.headers.get('x-request-id') ?? undefined;
+    try {
+      const params = parse(spec.params, await route.params, spec.subject) as Input<P>;
+      const query = parse(spec.query, new URL(request.url).searchParams, spec.subject) as Input<Q>;
+      const context = contextFromHeaders(request.headers);
+      return json(await spec.read({ params, query }, context));
+    } catch (error) {
+      return failureResponse(toFailure(error, spec.subject, requestId));
+    }
   }
-  logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'unexpected error in route handler');
-  return fail('upstream_error', errorMessage('upstream_error', subject));
+  return { GET, POST: methodNotAllowed, PUT: methodNotAllowed, PATCH: methodNotAllowed, DELETE: methodNotAllowed };
 }
-
-/** The 405 every route gives for anything but GET (Next's own 405 has no Allow header). */
-export function methodNotAllowed() {
-  return fail('method_not_allowed', errorMessage('method_not_allowed', 'collections'), { Allow: 'GET' });
-}
-
-export const notGet = { POST: methodNotAllowed, PUT: methodNotAllowed, PATCH: methodNotAllowed, DELETE: methodNotAllowed };

@@ -4,7 +4,7 @@ import { startSandbox, type TestSandbox } from '@/lib/testing/sandbox';
 import { FAULT_PAGES } from '@/sandbox/faults';
 import { logger } from './logger';
 import { createUpstreamClient, parseRetryAfter, upstreamUrl, type UpstreamOptions } from './upstream';
-import { UpstreamError } from './upstream-error';
+import { AppError } from './errors';
 
 let sandbox: TestSandbox;
 const logs: string[] = [];
@@ -21,10 +21,10 @@ function client(overrides: Partial<UpstreamOptions> = {}) {
   return createUpstreamClient({ baseUrl: sandbox.url, key: 'sk_sandbox_demo', keyHeader: 'Authorization', timeoutMs: 800, retryDelayMs: 10, ...overrides });
 }
 
-async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
+async function failure(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(UpstreamError);
-  return error as UpstreamError;
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }
 
 describe('upstream client against the sandbox', () => {
@@ -137,13 +137,13 @@ describe('upstreamUrl', () => {
   });
 
   it.each(['pay_../../admin', '//evil.example/x', 'pay_a%2f..', 'prv_abc', 'pay_a\r\nHost: evil'])('refuses the id %j before any request', (id) => {
-    expect(() => upstreamUrl(base, { kind: 'collection', id })).toThrow(UpstreamError);
+    expect(() => upstreamUrl(base, { kind: 'collection', id })).toThrow(AppError);
   });
 
   it('refuses a page or limit out of range', () => {
-    expect(() => upstreamUrl(base, { kind: 'list', page: 0, limit: 10 })).toThrow(UpstreamError);
-    expect(() => upstreamUrl(base, { kind: 'list', page: 1, limit: 101 })).toThrow(UpstreamError);
-    expect(() => upstreamUrl(base, { kind: 'list', page: 1.5, limit: 10 })).toThrow(UpstreamError);
+    expect(() => upstreamUrl(base, { kind: 'list', page: 0, limit: 10 })).toThrow(AppError);
+    expect(() => upstreamUrl(base, { kind: 'list', page: 1, limit: 101 })).toThrow(AppError);
+    expect(() => upstreamUrl(base, { kind: 'list', page: 1.5, limit: 10 })).toThrow(AppError);
   });
 });
 

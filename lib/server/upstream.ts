@@ -4,8 +4,9 @@ import pRetry from 'p-retry';
 import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { isCollectionId, isProviderId } from '@/lib/api/ids';
+import { isValidState, pagingSchema, stateQuery } from '@/lib/api/list-state';
+import { AppError } from './errors';
 import { logger } from './logger';
-import { TransientFailure, UpstreamError } from './upstream-error';
 
 /**
  * The one way to the upstream API. Paths come from three fixed templates whose
@@ -28,21 +29,28 @@ export type UpstreamOptions = {
   maxConcurrent?: number;
 };
 
+/** Internal marker for an attempt that may succeed if repeated. */
+class TransientFailure extends Error {
+  constructor(readonly final: AppError) {
+    super(final.message);
+  }
+}
+
 const SUBJECT: Record<UpstreamRequest['kind'], ErrorSubject> = { list: 'collections', collection: 'collection', provider: 'provider' };
 
 /** The upstream URL for a request, or a thrown bad_request when its input breaks the rules. */
 export function upstreamUrl(baseUrl: string, request: UpstreamRequest): string {
   switch (request.kind) {
     case 'list': {
-      const { page, limit } = request;
-      if (!Number.isSafeInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) throw UpstreamError.of('bad_request', 'collections');
-      return `${baseUrl}/public/collections?page=${page}&limit=${limit}`;
+      const paging = { page: request.page, limit: request.limit };
+      if (!isValidState(pagingSchema, paging)) throw AppError.of('bad_request', 'collections');
+      return `${baseUrl}/public/collections?${stateQuery(pagingSchema, paging, { explicit: true })}`;
     }
     case 'collection':
-      if (!isCollectionId(request.id)) throw UpstreamError.of('bad_request', 'collection');
+      if (!isCollectionId(request.id)) throw AppError.of('bad_request', 'collection');
       return `${baseUrl}/public/collections/${request.id}`;
     case 'provider':
-      if (!isProviderId(request.id)) throw UpstreamError.of('bad_request', 'provider');
+      if (!isProviderId(request.id)) throw AppError.of('bad_request', 'provider');
       return `${baseUrl}/public/providers/${request.id}`;
   }
 }
@@ -92,14 +100,14 @@ export function createUpstreamClient(options: UpstreamOptions) {
     try {
       response = await fetch(url, { headers, signal, redirect: 'manual', cache: 'no-store' });
     } catch (cause) {
-      if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
+      if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
       const reason = (cause as { cause?: { code?: string; message?: string } }).cause;
       logger.warn({ ...log, err: reason?.code ?? reason?.message ?? String(cause) }, 'upstream unreachable');
-      throw new TransientFailure(UpstreamError.of('upstream_unreachable', subject));
+      throw new TransientFailure(AppError.of('upstream_unreachable', subject));
     }
     const text = await response.text().catch(() => {
-      if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
-      throw new TransientFailure(UpstreamError.of('upstream_unreachable', subject));
+      if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
+      throw new TransientFailure(AppError.of('upstream_unreachable', subject));
     });
     const status = response.status;
     const ms = Math.round(performance.now() - started);
@@ -109,25 +117,25 @@ export function createUpstreamClient(options: UpstreamOptions) {
         body = JSON.parse(text);
       } catch {
         logger.error({ ...log, status, ms, bodyBytes: Buffer.byteLength(text) }, 'upstream answered with invalid JSON');
-        throw UpstreamError.of('upstream_invalid', subject);
+        throw AppError.of('upstream_invalid', subject);
       }
       const parsed = schema.safeParse(body);
       if (!parsed.success) {
         logger.error({ ...log, status, ms, field: failingField(parsed.error) }, 'upstream answer breaks the schema');
-        throw UpstreamError.of('upstream_invalid', subject);
+        throw AppError.of('upstream_invalid', subject);
       }
       logger.info({ ...log, status, ms }, 'upstream ok');
       return parsed.data;
     }
     logger.warn({ ...log, status, ms, ...describeBody(text) }, 'upstream error');
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-    if (status === 401) throw UpstreamError.of('upstream_auth', subject);
-    if (status === 403) throw UpstreamError.of('forbidden', subject);
-    if (status === 404) throw UpstreamError.of('not_found', subject);
-    if (status === 429) throw UpstreamError.of('rate_limited', subject, { retryAfter });
-    if (status === 502 || status === 503 || status === 504) throw new TransientFailure(UpstreamError.of('upstream_error', subject));
-    if (status >= 400 && status < 500) throw UpstreamError.of('upstream_rejected', subject);
-    throw UpstreamError.of('upstream_error', subject);
+    if (status === 401) throw AppError.of('upstream_auth', subject);
+    if (status === 403) throw AppError.of('forbidden', subject);
+    if (status === 404) throw AppError.of('not_found', subject);
+    if (status === 429) throw AppError.of('rate_limited', subject, { retryAfter });
+    if (status === 502 || status === 503 || status === 504) throw new TransientFailure(AppError.of('upstream_error', subject));
+    if (status >= 400 && status < 500) throw AppError.of('upstream_rejected', subject);
+    throw AppError.of('upstream_error', subject);
   }
 
   /** GETs one of the three upstream resources and parses it with `schema`. */
@@ -138,7 +146,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
     const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
     try {
       const run = (n: number) => limit(() => {
-        if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
+        if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
         return attempt(url, subject, schema, signal, { ...log, attempt: n });
       });
       return await pRetry(run, {
@@ -151,10 +159,10 @@ export function createUpstreamClient(options: UpstreamOptions) {
       });
     } catch (error) {
       if (error instanceof TransientFailure) throw error.final;
-      if (error instanceof UpstreamError) throw error;
-      if (signal.aborted) throw UpstreamError.of('upstream_timeout', subject, { timeoutMs });
+      if (error instanceof AppError) throw error;
+      if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
       logger.error({ ...log, err: String(error) }, 'upstream call failed unexpectedly');
-      throw UpstreamError.of('upstream_error', subject);
+      throw AppError.of('upstream_error', subject);
     }
   }
 

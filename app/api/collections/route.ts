@@ -1,16 +1,9 @@
-import { errorMessage } from '@/lib/api/errors';
-import { listParamsFromSearch } from '@/lib/api/params';
+import { listQuery } from '@/lib/api/inputs';
 import { listCollections } from '@/lib/server/data';
-import { fail, failFrom, json, notGet } from '@/lib/server/route';
+import { apiRoute } from '@/lib/server/route';
 
-export async function GET(request: Request) {
-  const params = listParamsFromSearch(new URL(request.url).searchParams);
-  if (!params.ok) return fail('bad_request', `${errorMessage('bad_request', 'collections')}: ${params.message}`);
-  try {
-    return json(await listCollections(params.value));
-  } catch (error) {
-    return failFrom(error, 'collections');
-  }
-}
-
-export const { POST, PUT, PATCH, DELETE } = notGet;
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  subject: 'collections',
+  query: listQuery,
+  read: ({ query }, context) => listCollections(context, query),
+});

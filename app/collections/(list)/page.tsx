@@ -2,14 +2,15 @@ import { dehydrate, HydrationBoundary, noop } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { unauthorized } from 'next/navigation';
 import { CollectionsTable } from '@/components/collections/collections-table';
-import { Providers } from '@/components/providers';
-import { correctListParams } from '@/lib/api/params';
+import { readListState, toSearchParams } from '@/lib/api/list-state';
 import { collectionListOptions } from '@/lib/query/options';
+import { QueryProvider } from '@/lib/query/query-provider';
 import { getQueryClient } from '@/lib/query/query-client';
 import { toRowPage } from '@/lib/query/rows';
+import { requestContext } from '@/lib/server/context';
 import { listCollections } from '@/lib/server/data';
 import { getConfig } from '@/lib/server/env';
-import { toApiFailure } from '@/lib/server/upstream-error';
+import { toFailure } from '@/lib/server/errors';
 
 export const metadata: Metadata = { title: 'Collections' };
 
@@ -17,27 +18,28 @@ type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function CollectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   // proxy.ts has already redirected invalid values; this only fills in defaults.
-  const params = correctListParams(await searchParams);
+  const state = readListState(toSearchParams(await searchParams));
 
   // The first page of data goes into the HTML: prefetch with the data layer under the browser's key.
   const queryClient = getQueryClient();
+  const read = async () => toRowPage(await listCollections(await requestContext(), state));
   await queryClient
     .query({
-      ...collectionListOptions(params),
-      queryFn: () => listCollections(params).then(toRowPage, (error: unknown) => Promise.reject(toApiFailure(error, 'collections'))),
+      ...collectionListOptions(state),
+      queryFn: () => read().catch((error: unknown) => Promise.reject(toFailure(error, 'collections'))),
     })
     .catch(noop); // a failure stays in the cache and is dehydrated: the table shows it
-  if (queryClient.getQueryState(collectionListOptions(params).queryKey)?.error?.code === 'unauthorized') unauthorized();
+  if (queryClient.getQueryState(collectionListOptions(state).queryKey)?.error?.code === 'unauthorized') unauthorized();
 
   return (
     <>
       <h1 className="mb-4 text-xl font-semibold tracking-tight">Collections</h1>
       {/* React Query loads on the table page only: the detail pages are pure server renders. */}
-      <Providers>
+      <QueryProvider>
         <HydrationBoundary state={dehydrate(queryClient)}>
           <CollectionsTable minorUnits={getConfig().amountMinorUnits} />
         </HydrationBoundary>
-      </Providers>
+      </QueryProvider>
     </>
   );
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { forbidden, notFound, unauthorized } from 'next/navigation';
 import { BackToList } from '@/components/collections/detail/back-to-list';
 import { CollectionHeader } from '@/components/collections/detail/collection-header';
 import { ContactCard } from '@/components/collections/detail/contact-card';
@@ -8,19 +7,17 @@ import { ExtraFields } from '@/components/ui/extra-fields';
 import { FollowUpCard } from '@/components/collections/detail/follow-up-card';
 import { LineItems } from '@/components/collections/detail/line-items';
 import { PayableCard } from '@/components/collections/detail/payable-card';
-import { DetailError } from '@/components/ui/detail-error';
 import { JsonView } from '@/components/ui/json-view';
-import { isCollectionId } from '@/lib/api/ids';
-import { getCollectionCached } from '@/lib/server/data';
+import { RecordError } from '@/components/ui/record-error';
 import { getConfig } from '@/lib/server/env';
-import { loadRecord } from '@/lib/server/load-record';
+import { readRecord, recordForPage } from '@/lib/server/record-page';
 
 type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const result = isCollectionId(id) ? await loadRecord(() => getCollectionCached(id), 'collection') : null;
-  return { title: result?.ok ? `${result.data.reference || id} · Collection` : 'Collection' };
+  const result = await readRecord('collection', id);
+  return { title: result.ok ? `${result.data.reference || id} · Collection` : 'Collection' };
 }
 
 /**
@@ -29,20 +26,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  */
 export default async function CollectionPage({ params }: Props) {
   const { id } = await params;
-  if (!isCollectionId(id)) notFound();
-  const result = await loadRecord(() => getCollectionCached(id), 'collection');
-  if (!result.ok) {
-    if (result.failure.code === 'not_found') notFound();
-    if (result.failure.code === 'forbidden') forbidden();
-    if (result.failure.code === 'unauthorized') unauthorized();
-    return (
-      <div className="space-y-4">
-        <BackToList />
-        <h1 className="text-xl font-semibold">Collection <span className="font-mono text-base">{id}</span></h1>
-        <DetailError failure={result.failure} />
-      </div>
-    );
-  }
+  const result = await recordForPage('collection', id);
+  if (!result.ok) return <RecordError noun="Collection" id={id} failure={result.failure} before={<BackToList />} />;
 
   const c = result.data;
   const { amountMinorUnits } = getConfig();

@@ -1,39 +1,25 @@
 import type { Metadata } from 'next';
-import { forbidden, notFound, unauthorized } from 'next/navigation';
 import { OnOffBadge } from '@/components/ui/badge';
 import { Copyable } from '@/components/ui/copyable';
-import { DetailError } from '@/components/ui/detail-error';
 import { ExtraFields } from '@/components/ui/extra-fields';
 import { JsonView } from '@/components/ui/json-view';
+import { RecordError } from '@/components/ui/record-error';
 import { Field, Fields } from '@/components/ui/section';
 import { TimeAgo } from '@/components/ui/time-ago';
-import { isProviderId } from '@/lib/api/ids';
-import { getProviderCached } from '@/lib/server/data';
-import { loadRecord } from '@/lib/server/load-record';
+import { readRecord, recordForPage } from '@/lib/server/record-page';
 
 type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const result = isProviderId(id) ? await loadRecord(() => getProviderCached(id), 'provider') : null;
-  return { title: result?.ok ? `${result.data.name} · Provider` : 'Provider' };
+  const result = await readRecord('provider', id);
+  return { title: result.ok ? `${result.data.name} · Provider` : 'Provider' };
 }
 
 export default async function ProviderPage({ params }: Props) {
   const { id } = await params;
-  if (!isProviderId(id)) notFound();
-  const result = await loadRecord(() => getProviderCached(id), 'provider');
-  if (!result.ok) {
-    if (result.failure.code === 'not_found') notFound();
-    if (result.failure.code === 'forbidden') forbidden();
-    if (result.failure.code === 'unauthorized') unauthorized();
-    return (
-      <div className="space-y-4">
-        <h1 className="text-xl font-semibold">Provider <span className="font-mono text-base">{id}</span></h1>
-        <DetailError failure={result.failure} />
-      </div>
-    );
-  }
+  const result = await recordForPage('provider', id);
+  if (!result.ok) return <RecordError noun="Provider" id={id} failure={result.failure} />;
 
   const p = result.data;
   return (

@@ -2,10 +2,10 @@
 
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import type { ListParams } from '@/lib/api/params';
-import { collectionsHref, listParamsFrom } from '@/lib/query/list-params';
+import { collectionsHref, readListState, type ListState } from '@/lib/api/list-state';
 
-const same = (a: ListParams, b: ListParams) => a.page === b.page && a.limit === b.limit;
+// Compared by their canonical URL, so every field of the schema counts.
+const same = (a: ListState, b: ListState) => collectionsHref(a) === collectionsHref(b);
 
 /**
  * The table's page and limit, kept in the URL. Read with useSearchParams and
@@ -19,12 +19,12 @@ const same = (a: ListParams, b: ListParams) => a.page === b.page && a.limit === 
  * at once. If the URL moves anywhere else meanwhile (back, forward, a link),
  * the URL wins.
  */
-export function useListParams(): [ListParams, (next: ListParams) => void] {
-  const url = listParamsFrom(useSearchParams());
-  const [pending, setPending] = useState<{ next: ListParams; from: ListParams } | null>(null);
+export function useListState(): [ListState, (next: ListState) => void] {
+  const url = readListState(useSearchParams());
+  const [pending, setPending] = useState<{ next: ListState; from: ListState } | null>(null);
   if (pending && !same(url, pending.from)) setPending(null); // caught up, or moved elsewhere
 
-  function set(next: ListParams) {
+  function set(next: ListState) {
     setPending({ next, from: pending?.from ?? url });
     const href = collectionsHref(next, new URLSearchParams(window.location.search));
     // After the next paint: the new rows first, the router's re-render after them.

@@ -1,0 +1,158 @@
+/**
+ * The list's URL state (contract sections 1 and 5): one schema, read in two
+ * modes. Strict, for the dashboard's API and the sandbox: any bad or repeated
+ * value is an error naming the parameter. Corrective, for the pages, proxy.ts
+ * and the browser: whatever the URL holds reads as the closest valid state.
+ * One function writes the state back into a query string.
+ *
+ * Plain TypeScript, not zod: this module ships to the browser, where zod would
+ * cost about 32 KiB of first-load JS. Each parameter is one field of the
+ * schema, so filters and sort join as fields, not as new parsers.
+ */
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** Anything with `getAll`: URLSearchParams, Next's ReadonlyURLSearchParams. */
+export type SearchLike = { getAll(name: string): string[] };
+
+/** One URL parameter: its default, its strict rule and its correction. */
+export type Field<T> = {
+  fallback: T;
+  /** The rule, as the 400's message says it. */
+  rule: string;
+  /** Strict: the value, or undefined when `raw` breaks the rule. */
+  parse(raw: string): T | undefined;
+  /** Corrective: the closest valid value to whatever `raw` is. */
+  correct(raw: string): T;
+  /** Whether a typed value obeys the rule (for values that never were text). */
+  valid(value: T): boolean;
+  format(value: T): string;
+};
+
+export type Schema = Record<string, Field<unknown>>;
+export type StateOf<S extends Schema> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
+
+/** Plain decimal digits, no sign, no leading zero, no spaces, no exponent. */
+const POSITIVE_INT = /^[1-9][0-9]{0,15}$/;
+
+export function nearestPageSize(n: number): number {
+  if (!Number.isFinite(n) || n < 1) return DEFAULT_LIMIT;
+  let best: number = PAGE_SIZES[0];
+  for (const size of PAGE_SIZES) if (Math.abs(size - n) < Math.abs(best - n)) best = size;
+  return best;
+}
+
+function wholeNumber(options: { max: number; fallback: number; rule: string; snap?: (n: number) => number }): Field<number> {
+  const valid = (n: number) => Number.isSafeInteger(n) && n >= 1 && n <= options.max;
+  return {
+    fallback: options.fallback,
+    rule: options.rule,
+    parse: (raw) => {
+      const n = POSITIVE_INT.test(raw) ? Number(raw) : NaN;
+      return valid(n) ? n : undefined;
+    },
+    correct: (raw) => {
+      const text = raw.trim();
+      if (options.snap) return /^\d{1,16}$/.test(text) ? options.snap(Number(text)) : options.fallback;
+      const n = POSITIVE_INT.test(text) ? Number(text) : NaN;
+      return valid(n) ? n : options.fallback;
+    },
+    valid,
+    format: String,
+  };
+}
+
+export const pageField = wholeNumber({ max: Number.MAX_SAFE_INTEGER, fallback: DEFAULT_PAGE, rule: 'page must be a whole number, 1 or more' });
+// The pages offer a menu of sizes, so a correction snaps to the nearest one; the API takes any size in range.
+export const limitField = wholeNumber({ max: MAX_LIMIT, fallback: DEFAULT_LIMIT, rule: `limit must be a whole number from 1 to ${MAX_LIMIT}`, snap: nearestPageSize });
+
+/** What the upstream itself takes: page and limit. The sandbox parses with this. */
+export const pagingSchema = { page: pageField, limit: limitField } satisfies Schema;
+/** The collections list's URL state. */
+export const listStateSchema = { ...pagingSchema } satisfies Schema;
+
+export type Paging = StateOf<typeof pagingSchema>;
+export type ListState = StateOf<typeof listStateSchema>;
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; param: string; message: string };
+
+/** Strict mode: every parameter given at most once and valid, else the first problem named. */
+export function parseState<S extends Schema>(schema: S, search: SearchLike): ParseResult<StateOf<S>> {
+  const value: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema)) {
+    const all = search.getAll(name);
+    if (all.length > 1) return { ok: false, param: name, message: `Give ${name} only once` };
+    if (all.length === 0) {
+      value[name] = field.fallback;
+      continue;
+    }
+    const parsed = field.parse(all[0]!);
+    if (parsed === undefined) return { ok: false, param: name, message: field.rule };
+    value[name] = parsed;
+  }
+  return { ok: true, value: value as StateOf<S> };
+}
+
+/** Corrective mode: the closest valid state, and whether the URL said anything else. */
+export function correctState<S extends Schema>(schema: S, search: SearchLike): { value: StateOf<S>; changed: boolean } {
+  const value: Record<string, unknown> = {};
+  let changed = false;
+  for (const [name, field] of Object.entries(schema)) {
+    const all = search.getAll(name);
+    value[name] = all.length ? field.correct(all[0]!) : field.fallback;
+    if (all.length > 1 || (all.length === 1 && all[0] !== field.format(value[name]))) changed = true;
+  }
+  return { value: value as StateOf<S>, changed };
+}
+
+/** Whether typed values (never text) obey the schema: the upstream client's last check. */
+export function isValidState<S extends Schema>(schema: S, state: StateOf<S>): boolean {
+  return Object.entries(schema).every(([name, field]) => field.valid((state as Record<string, unknown>)[name]));
+}
+
+/**
+ * The one writer of list query strings. Parameters of the schema are replaced;
+ * others in `keep` stay where they were. Defaults are left out, unless
+ * `explicit` (a correction shows the user every value it chose).
+ */
+export function stateQuery<S extends Schema>(schema: S, state: StateOf<S>, options: { keep?: URLSearchParams; explicit?: boolean } = {}): string {
+  const query = new URLSearchParams(options.keep);
+  for (const name of Object.keys(schema)) query.delete(name);
+  for (const [name, field] of Object.entries(schema)) {
+    const v = (state as Record<string, unknown>)[name];
+    const text = field.format(v);
+    if (options.explicit || text !== field.format(field.fallback)) query.set(name, text);
+  }
+  return query.toString();
+}
+
+/** Next's `searchParams` prop as URLSearchParams, repeats kept. */
+export function toSearchParams(record: Record<string, string | string[] | undefined>): URLSearchParams {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(record)) for (const v of [value ?? []].flat()) search.append(name, v);
+  return search;
+}
+
+// The collections list, by name: what pages, proxy.ts, the browser and /api call.
+
+export const parseListState = (search: SearchLike) => parseState(listStateSchema, search);
+export const readListState = (search: SearchLike): ListState => correctState(listStateSchema, search).value;
+
+/** The canonical `/collections` URL for a state; other query parameters in `keep` are kept. */
+export function collectionsHref(state: ListState, keep?: URLSearchParams): string {
+  const q = stateQuery(listStateSchema, state, { keep });
+  return q ? `/collections?${q}` : '/collections';
+}
+
+/** The corrected `/collections` URL when the query holds an invalid, repeated or off-menu value; else null. */
+export function correctedCollectionsUrl(search: URLSearchParams): string | null {
+  const { value, changed } = correctState(listStateSchema, search);
+  return changed ? `/collections?${stateQuery(listStateSchema, value, { keep: search, explicit: true })}` : null;
+}
+
+/** Number of the last page for a total; 1 for an empty set. */
+export function lastPage(count: number, limit: number): number {
+  return Math.max(1, Math.ceil(count / limit));
+}

@@ -1,0 +1,45 @@
+import 'server-only';
+import { headers } from 'next/headers';
+import { cache } from 'react';
+import { checkAccess } from './access';
+import { getConfig } from './env';
+import { AppError } from './errors';
+
+/**
+ * Who is reading, and under which request id. Every read of the data layer
+ * takes one. Request contexts are built only by `contextFromHeaders`, which
+ * runs the access gate (the same gate proxy.ts runs: never one place alone);
+ * background jobs build a system context; the data layer refuses any context
+ * that was not built here.
+ */
+export type Principal = { kind: 'user'; name: string | null } | { kind: 'system'; name: string };
+export type RequestContext = Readonly<{ requestId: string; principal: Principal }>;
+
+const issued = new WeakSet<RequestContext>();
+
+function issue(requestId: string, principal: Principal): RequestContext {
+  const context = Object.freeze({ requestId, principal });
+  issued.add(context);
+  return context;
+}
+
+/** The context of a request, from its headers; throws `unauthorized` when the gate refuses. */
+export function contextFromHeaders(requestHeaders: Headers): RequestContext {
+  const requestId = requestHeaders.get('x-request-id') ?? crypto.randomUUID();
+  const access = checkAccess(getConfig(), requestHeaders.get('authorization'));
+  if (!access.ok) throw AppError.of('unauthorized', 'collections');
+  return issue(requestId, { kind: 'user', name: access.user ?? null });
+}
+
+/** The current request's context in a server component (one per render). */
+export const requestContext = cache(async (): Promise<RequestContext> => contextFromHeaders(await headers()));
+
+/** A context for work no user asked for (the index's sync, a CLI): its own request id per run. */
+export function systemContext(name: string): RequestContext {
+  return issue(`${name}-${crypto.randomUUID()}`, { kind: 'system', name });
+}
+
+/** The data layer's check: only contexts built above may read. */
+export function assertContext(context: RequestContext): void {
+  if (!issued.has(context)) throw AppError.of('unauthorized', 'collections');
+}

@@ -1,0 +1,60 @@
+import 'server-only';
+import { NextResponse } from 'next/server';
+import { ERROR_STATUS, errorMessage, type ErrorCode, type ErrorSubject } from '@/lib/api/errors';
+import { errorEnvelope, type ApiFailure } from '@/lib/api/failure';
+import { WWW_AUTHENTICATE } from './access';
+import { logger } from './logger';
+
+/**
+ * The server's one failure type and its one translator: whatever a read
+ * throws becomes an ApiFailure (the contract's code, the dashboard's own
+ * sentence), and an ApiFailure becomes the error envelope with its status and
+ * headers. Route handlers, record pages, the list prefetch and proxy.ts all
+ * answer through here.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly retryAfter?: number;
+
+  constructor(code: ErrorCode, message: string, options: { retryAfter?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.retryAfter = options.retryAfter;
+  }
+
+  static of(code: ErrorCode, subject: ErrorSubject, detail?: { retryAfter?: number; timeoutMs?: number }) {
+    return new AppError(code, errorMessage(code, subject, detail), { retryAfter: detail?.retryAfter });
+  }
+}
+
+/** Anything thrown on the way to data, as the plain failure the user sees. Unexpected errors are logged here. */
+export function toFailure(error: unknown, subject: ErrorSubject, requestId?: string): ApiFailure {
+  if (error instanceof AppError) {
+    return error.retryAfter === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, retryAfter: error.retryAfter };
+  }
+  logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'unexpected error');
+  return { code: 'upstream_error', message: errorMessage('upstream_error', subject) };
+}
+
+const NO_STORE = { 'Cache-Control': 'private, no-store' };
+
+/** Every answer of the dashboard's API: JSON, no-store. */
+export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) {
+  return NextResponse.json(body, { status: init.status ?? 200, headers: { ...NO_STORE, ...init.headers } });
+}
+
+/** The error envelope for a failure, with its status, `Retry-After` and, for the gate, `WWW-Authenticate`. */
+export function failureResponse(failure: ApiFailure, headers: Record<string, string> = {}) {
+  const extra: Record<string, string> = { ...headers };
+  if (failure.retryAfter !== undefined) extra['Retry-After'] = String(failure.retryAfter);
+  if (failure.code === 'unauthorized') extra['WWW-Authenticate'] = WWW_AUTHENTICATE;
+  return json(errorEnvelope(failure), { status: ERROR_STATUS[failure.code], headers: extra });
+}
+
+/** The 405 every route gives for anything but GET (Next's own 405 has no Allow header). */
+export function methodNotAllowed() {
+  return failureResponse({ code: 'method_not_allowed', message: errorMessage('method_not_allowed', 'collections') }, { Allow: 'GET' });
+}
