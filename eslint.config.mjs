@@ -7,7 +7,16 @@ import { defineConfig, globalIgnores } from 'eslint/config';
  * a folder (`target`) and what it must never import (`from`). A wrong import
  * fails `npm run lint`, in CI.
  */
-const OUTSIDE_LIB = ['./app', './components', './sandbox', './scripts', './e2e', './bench', './proxy.ts', './instrumentation.ts'];
+const OUTSIDE_LIB = [
+  './app',
+  './components',
+  './sandbox',
+  './scripts',
+  './e2e',
+  './bench',
+  './proxy.ts',
+  './instrumentation.ts',
+];
 const zones = [
   {
     // The key and the environment live in lib/server; the browser's code never reaches it.
@@ -20,15 +29,27 @@ const zones = [
     { from: './lib', except: ['./api'] },
     { from: OUTSIDE_LIB.filter((path) => path !== './sandbox') },
     { from: './sandbox' },
-  ].map((zone) => ({ target: './lib/api', ...zone, message: 'lib/api is the contract: it imports nothing but lib/api (and zod).' })),
+  ].map((zone) => ({
+    target: './lib/api',
+    ...zone,
+    message: 'lib/api is the contract: it imports nothing but lib/api (and zod).',
+  })),
   // The sandbox is the upstream: it knows the contract and nothing of the dashboard.
-  ...[
-    { from: './lib', except: ['./api'] },
-    { from: OUTSIDE_LIB.filter((path) => path !== './sandbox') },
-  ].map((zone) => ({ target: './sandbox', ...zone, message: 'The sandbox may import lib/api only.' })),
+  ...[{ from: './lib', except: ['./api'] }, { from: OUTSIDE_LIB.filter((path) => path !== './sandbox') }].map(
+    (zone) => ({ target: './sandbox', ...zone, message: 'The sandbox may import lib/api only.' }),
+  ),
   {
     // Test helpers start sandboxes and fake things: no product code may lean on them.
-    target: ['./app', './components', './lib/api', './lib/server', './lib/query', './lib/format', './proxy.ts', './instrumentation.ts'],
+    target: [
+      './app',
+      './components',
+      './lib/api',
+      './lib/server',
+      './lib/query',
+      './lib/format',
+      './proxy.ts',
+      './instrumentation.ts',
+    ],
     from: './lib/testing',
     message: 'lib/testing is for tests only.',
   },
@@ -47,7 +68,15 @@ const testZones = zones
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', 'node_modules/**', 'bench/floor/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '.data/**']),
+  globalIgnores([
+    '.next/**',
+    'node_modules/**',
+    'bench/floor/**',
+    'test-results/**',
+    'playwright-report/**',
+    'next-env.d.ts',
+    '.data/**',
+  ]),
   {
     rules: {
       'import/no-restricted-paths': ['error', { zones }],

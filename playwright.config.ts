@@ -22,9 +22,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath, args: executablePath ? CHROMIUM_ARGS : [] },
   },
-  projects: [
-    { name: 'chromium', use: { ...devices['Desktop Chrome'] } },
-  ],
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
       command: 'npx tsx scripts/e2e-server.ts sandbox',

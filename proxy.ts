@@ -17,7 +17,10 @@ export function proxy(request: NextRequest) {
   const requestId = crypto.randomUUID();
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const https = protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
-  const headers: Record<string, string> = { ...securityHeaders({ nonce, dev: process.env.NODE_ENV === 'development', https }), 'X-Request-Id': requestId };
+  const headers: Record<string, string> = {
+    ...securityHeaders({ nonce, dev: process.env.NODE_ENV === 'development', https }),
+    'X-Request-Id': requestId,
+  };
   const config = getConfig();
 
   if (!checkAccess(config, request.headers.get('authorization')).ok) {
@@ -27,7 +30,12 @@ export function proxy(request: NextRequest) {
     }
     return new NextResponse('Sign in to use Collections Console.', {
       status: 401,
-      headers: { ...headers, 'WWW-Authenticate': WWW_AUTHENTICATE, 'Cache-Control': 'private, no-store', 'Content-Type': 'text/plain; charset=utf-8' },
+      headers: {
+        ...headers,
+        'WWW-Authenticate': WWW_AUTHENTICATE,
+        'Cache-Control': 'private, no-store',
+        'Content-Type': 'text/plain; charset=utf-8',
+      },
     });
   }
 

@@ -8,11 +8,19 @@ import { ErrorState } from '@/components/ui/error-state';
 export default function RouteError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   const router = useRouter();
   // The server logged the full error under this digest; the browser's console gets the digest to match it.
-  useEffect(() => console.error('Page failed to render', error.digest ? `(digest ${error.digest})` : '', error), [error]);
+  useEffect(
+    () => console.error('Page failed to render', error.digest ? `(digest ${error.digest})` : '', error),
+    [error],
+  );
   return (
     <ErrorState
       failure={{ code: 'upstream_error', message: 'This page failed to render' }}
-      onRetry={() => startTransition(() => { router.refresh(); reset(); })}
+      onRetry={() =>
+        startTransition(() => {
+          router.refresh();
+          reset();
+        })
+      }
     />
   );
 }

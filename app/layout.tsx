@@ -28,13 +28,23 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm dark:focus:bg-zinc-900">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm dark:focus:bg-zinc-900"
+        >
           Skip to content
         </a>
         {/* Icons drawn once and referenced by <use>: a table of 100 rows repeats none of them. */}
         <svg aria-hidden="true" width="0" height="0" className="absolute">
-          <symbol id="i-copy" viewBox="0 0 16 16"><path fill="currentColor" d="M5 1h8a2 2 0 0 1 2 2v8h-1.5V3a.5.5 0 0 0-.5-.5H5zM3 4h7a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H3a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2m0 1.5a.5.5 0 0 0-.5.5v7a.5.5 0 0 0 .5.5h7a.5.5 0 0 0 .5-.5V6a.5.5 0 0 0-.5-.5z" /></symbol>
-          <symbol id="i-check" viewBox="0 0 16 16"><path fill="currentColor" d="M6.2 11.6 2.6 8l1-1 2.6 2.6 6.2-6.2 1 1z" /></symbol>
+          <symbol id="i-copy" viewBox="0 0 16 16">
+            <path
+              fill="currentColor"
+              d="M5 1h8a2 2 0 0 1 2 2v8h-1.5V3a.5.5 0 0 0-.5-.5H5zM3 4h7a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H3a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2m0 1.5a.5.5 0 0 0-.5.5v7a.5.5 0 0 0 .5.5h7a.5.5 0 0 0 .5-.5V6a.5.5 0 0 0-.5-.5z"
+            />
+          </symbol>
+          <symbol id="i-check" viewBox="0 0 16 16">
+            <path fill="currentColor" d="M6.2 11.6 2.6 8l1-1 2.6 2.6 6.2-6.2 1 1z" />
+          </symbol>
         </svg>
         <AppHeader sandbox={upstream.sandbox} examples={examples} />
         <main id="main" className="mx-auto max-w-7xl px-4 py-6">

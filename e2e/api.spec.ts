@@ -10,12 +10,18 @@ test.describe('GET /api/collections', () => {
     expect(res.status()).toBe(200);
     expect(res.headers()['cache-control']).toBe('private, no-store');
     const body = await res.json();
-    expect(body).toMatchObject({ status: 'success', meta: { count: sandbox.demo.listedCollections, next: 2, prev: null } });
+    expect(body).toMatchObject({
+      status: 'success',
+      meta: { count: sandbox.demo.listedCollections, next: 2, prev: null },
+    });
     expect(body.data).toHaveLength(10);
     expect(body.data[0].id).toBe(sandbox.demo.collections.integrated[0]);
   });
 
-  test('pages through with page and limit, and answers past the end with an empty page', async ({ request, sandbox }) => {
+  test('pages through with page and limit, and answers past the end with an empty page', async ({
+    request,
+    sandbox,
+  }) => {
     const count = sandbox.demo.listedCollections;
     const last = Math.ceil(count / 100);
     const page = await (await request.get(`/api/collections?page=${last}&limit=100`)).json();
@@ -25,13 +31,28 @@ test.describe('GET /api/collections', () => {
     expect(past).toMatchObject({ status: 'success', data: [], meta: { count, next: null } });
   });
 
-  for (const query of ['limit=1000', 'limit=0', 'page=-1', 'page=0', 'page=abc', 'page=1.5', 'limit=1e3', 'limit=0x10', 'page=%201', 'limit=10&limit=20']) {
+  for (const query of [
+    'limit=1000',
+    'limit=0',
+    'page=-1',
+    'page=0',
+    'page=abc',
+    'page=1.5',
+    'limit=1e3',
+    'limit=0x10',
+    'page=%201',
+    'limit=10&limit=20',
+  ]) {
     test(`rejects ${query} with 400 before calling upstream`, async ({ request }) => {
       const res = await request.get(`/api/collections?${query}`);
       expect(res.status()).toBe(400);
       expect(res.headers()['cache-control']).toBe('private, no-store');
       const body = await res.json();
-      expect(body).toEqual({ status: 'error', message: expect.stringMatching(/^Invalid page or limit: /), code: 'bad_request' });
+      expect(body).toEqual({
+        status: 'error',
+        message: expect.stringMatching(/^Invalid page or limit: /),
+        code: 'bad_request',
+      });
     });
   }
 
@@ -70,7 +91,11 @@ test.describe('GET /api/collections/{id} and /api/providers/{id}', () => {
 
   test('keeps unknown enum values and extra fields', async ({ request }) => {
     const body = await (await request.get('/api/collections/pay_fault_unknown')).json();
-    expect(body.data).toMatchObject({ status: 'partially_paid', riskScore: 0.42, followUp: { channels: ['whatsapp', 'carrier_pigeon'] } });
+    expect(body.data).toMatchObject({
+      status: 'partially_paid',
+      riskScore: 0.42,
+      followUp: { channels: ['whatsapp', 'carrier_pigeon'] },
+    });
   });
 
   test('says 404 and 403 in its own words', async ({ request, sandbox }) => {
@@ -79,17 +104,38 @@ test.describe('GET /api/collections/{id} and /api/providers/{id}', () => {
     expect(await missing.json()).toEqual({ status: 'error', message: 'Collection not found', code: 'not_found' });
     const foreign = await request.get(`/api/collections/${sandbox.other.collections.integrated[0]}`);
     expect(foreign.status()).toBe(403);
-    expect(await foreign.json()).toEqual({ status: 'error', message: 'This collection belongs to a different account', code: 'forbidden' });
+    expect(await foreign.json()).toEqual({
+      status: 'error',
+      message: 'This collection belongs to a different account',
+      code: 'forbidden',
+    });
     const foreignProvider = await request.get(`/api/providers/${sandbox.other.providers[0]}`);
-    expect(await foreignProvider.json()).toEqual({ status: 'error', message: 'This provider belongs to a different account', code: 'forbidden' });
+    expect(await foreignProvider.json()).toEqual({
+      status: 'error',
+      message: 'This provider belongs to a different account',
+      code: 'forbidden',
+    });
   });
 
   for (const id of [
-    'abc', 'prv_abc', 'pay_', 'pay_%2e%2e', 'pay_%252e%252e', 'pay_..%2F..%2Fadmin', '..%2F..%2Fpublic%2Fproviders%2Fprv_x',
-    '%2F%2Fevil.example%2Fx', 'http%3A%2F%2F169.254.169.254%2F', 'pay_a%5Cb', 'pay_a%0d%0aX-Injected:%201', 'pay_a%00',
-    `pay_${'a'.repeat(129)}`, `pay_${'a'.repeat(10_240)}`,
+    'abc',
+    'prv_abc',
+    'pay_',
+    'pay_%2e%2e',
+    'pay_%252e%252e',
+    'pay_..%2F..%2Fadmin',
+    '..%2F..%2Fpublic%2Fproviders%2Fprv_x',
+    '%2F%2Fevil.example%2Fx',
+    'http%3A%2F%2F169.254.169.254%2F',
+    'pay_a%5Cb',
+    'pay_a%0d%0aX-Injected:%201',
+    'pay_a%00',
+    `pay_${'a'.repeat(129)}`,
+    `pay_${'a'.repeat(10_240)}`,
   ]) {
-    test(`rejects the collection id ${id.length > 40 ? `${id.slice(0, 12)}… (${id.length} characters)` : id} with 400`, async ({ request }) => {
+    test(`rejects the collection id ${id.length > 40 ? `${id.slice(0, 12)}… (${id.length} characters)` : id} with 400`, async ({
+      request,
+    }) => {
       const res = await request.get(`/api/collections/${id}`);
       expect(res.status()).toBe(400);
       expect(await res.json()).toEqual({ status: 'error', message: 'Invalid collection id', code: 'bad_request' });
@@ -140,7 +186,11 @@ test.describe('methods and leaks', () => {
         const res = await request[method](path);
         expect(res.status()).toBe(405);
         expect(res.headers().allow).toBe('GET');
-        expect(await res.json()).toEqual({ status: 'error', message: 'Only GET is allowed here', code: 'method_not_allowed' });
+        expect(await res.json()).toEqual({
+          status: 'error',
+          message: 'Only GET is allowed here',
+          code: 'method_not_allowed',
+        });
       }
     });
   }

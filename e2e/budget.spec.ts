@@ -15,6 +15,8 @@ test.describe('first-load JS budgets', () => {
   test('/collections/{id} stays within its budget', async ({ browser, baseURL, sandbox }) => {
     const { gzip } = await firstLoadJs(browser, `${baseURL}/collections/${sandbox.demo.examples.multipleLineItems}`);
     expect(gzip).toBeGreaterThan(10_000);
-    expect(gzip, `first-load JS of /collections/{id} is ${gzip} B gzip`).toBeLessThanOrEqual(budgets['/collections/{id}']!);
+    expect(gzip, `first-load JS of /collections/{id} is ${gzip} B gzip`).toBeLessThanOrEqual(
+      budgets['/collections/{id}']!,
+    );
   });
 });

@@ -24,9 +24,16 @@ type ListEnvelope = { data: ListedCollection[]; meta: { count: number; next: num
 
 const nf = new Intl.NumberFormat('en');
 /** The pagination summary, e.g. "11–20 of 253" (an en dash). */
-const summary = (from: number, to: number, count: number) => `${nf.format(from)}–${nf.format(to)} of ${nf.format(count)}`;
+const summary = (from: number, to: number, count: number) =>
+  `${nf.format(from)}–${nf.format(to)} of ${nf.format(count)}`;
 /** The labels the contract names; any other value is shown verbatim. */
-const LABELS: Record<string, string> = { pending: 'Pending', payment_link: 'Payment link', virtual_account: 'Virtual account', whatsapp: 'WhatsApp', sms: 'SMS' };
+const LABELS: Record<string, string> = {
+  pending: 'Pending',
+  payment_link: 'Payment link',
+  virtual_account: 'Virtual account',
+  whatsapp: 'WhatsApp',
+  sms: 'SMS',
+};
 const labelOf = (value: string) => LABELS[value] ?? value;
 const utcTitle = (iso: string) => `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
@@ -40,7 +47,11 @@ async function apiPage(request: APIRequestContext, page: number, limit = 10): Pr
 function isListRequest(page: number, limit = 10) {
   return (req: Request) => {
     const url = new URL(req.url());
-    return url.pathname === '/api/collections' && url.searchParams.get('page') === String(page) && url.searchParams.get('limit') === String(limit);
+    return (
+      url.pathname === '/api/collections' &&
+      url.searchParams.get('page') === String(page) &&
+      url.searchParams.get('limit') === String(limit)
+    );
   };
 }
 
@@ -81,7 +92,11 @@ async function expectListUrl(page: Page, expected: { page: number; limit: number
   await expect
     .poll(() => {
       const url = new URL(page.url());
-      return { path: url.pathname, page: Number(url.searchParams.get('page') ?? 1), limit: Number(url.searchParams.get('limit') ?? 10) };
+      return {
+        path: url.pathname,
+        page: Number(url.searchParams.get('page') ?? 1),
+        limit: Number(url.searchParams.get('limit') ?? 10),
+      };
     })
     .toEqual({ path: '/collections', ...expected });
 }
@@ -93,7 +108,9 @@ async function expectShowsPage(page: Page, envelope: ListEnvelope, pageNo: numbe
   await expect(copyId(envelope.data[0]!.id)).toBeVisible();
   await expect(copyId(envelope.data.at(-1)!.id)).toBeAttached();
   const from = (pageNo - 1) * limit + 1;
-  await expect(pagination.getByText(summary(from, from + envelope.data.length - 1, envelope.meta.count), { exact: true })).toBeVisible();
+  await expect(
+    pagination.getByText(summary(from, from + envelope.data.length - 1, envelope.meta.count), { exact: true }),
+  ).toBeVisible();
 }
 
 async function isFocused(locator: Locator) {
@@ -101,12 +118,21 @@ async function isFocused(locator: Locator) {
 }
 
 async function bodyOverflowX(page: Page) {
-  return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - document.documentElement.clientWidth);
+  return page.evaluate(
+    () =>
+      Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - document.documentElement.clientWidth,
+  );
 }
 
 test.describe('app shell', () => {
   test('shows the product name, the Open by ID box and the Sandbox data badge on every page', async ({ page }) => {
-    for (const path of ['/collections', '/collections?page=2&limit=25', '/collections?page=999', `/collections?page=${FAULT_PAGES['500']}`, '/no-such-page']) {
+    for (const path of [
+      '/collections',
+      '/collections?page=2&limit=25',
+      '/collections?page=999',
+      `/collections?page=${FAULT_PAGES['500']}`,
+      '/no-such-page',
+    ]) {
       const response = await page.goto(path);
       if (path === '/no-such-page') expect(response?.status()).toBe(404);
       const banner = page.getByRole('banner');
@@ -121,14 +147,23 @@ test.describe('app shell', () => {
     await openList(page);
     const banner = page.getByRole('banner');
     expect(await banner.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
-    for (const element of [banner, banner.getByRole('link', { name: 'Collections Console' }), banner.getByRole('searchbox', { name: 'Open by ID' }), banner.getByText('Sandbox data', { exact: true })]) {
+    for (const element of [
+      banner,
+      banner.getByRole('link', { name: 'Collections Console' }),
+      banner.getByRole('searchbox', { name: 'Open by ID' }),
+      banner.getByText('Sandbox data', { exact: true }),
+    ]) {
       await expect(element).toBeInViewport();
       const box = (await element.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(375);
     }
     // Pages without the table fit as a whole (the table page is covered under "phone width").
-    for (const path of [`/collections?page=${FAULT_PAGES['500']}`, `/collections?page=${FAULT_PAGES.empty}`, '/collections?page=999']) {
+    for (const path of [
+      `/collections?page=${FAULT_PAGES['500']}`,
+      `/collections?page=${FAULT_PAGES.empty}`,
+      '/collections?page=999',
+    ]) {
       await page.goto(path);
       await expect(page.getByRole('banner').getByRole('searchbox', { name: 'Open by ID' })).toBeInViewport();
       expect(await bodyOverflowX(page), path).toBeLessThanOrEqual(0);
@@ -268,7 +303,11 @@ test.describe('the collections list', () => {
     expect(html).toContain(summary(1, 10, sandbox.demo.listedCollections));
   });
 
-  test('server-renders any page and limit from the URL, so the browser does not ask for it again', async ({ page, request, sandbox }) => {
+  test('server-renders any page and limit from the URL, so the browser does not ask for it again', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const third = await apiPage(request, 3, 25);
     const html = await (await request.get('/collections?page=3&limit=25')).text();
     expect(html).toContain(`href="/collections/${third.data[0]!.id}"`);
@@ -288,7 +327,8 @@ test.describe('the collections list', () => {
   test('loads and pages without errors in the browser console', async ({ page }) => {
     const problems: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     await openList(page);
@@ -303,18 +343,32 @@ test.describe('the collections list', () => {
     expect(problems).toEqual([]);
   });
 
-  test('shows reference, contact, amount, status, methods, follow-up, created and id for every row', async ({ page, request }) => {
+  test('shows reference, contact, amount, status, methods, follow-up, created and id for every row', async ({
+    page,
+    request,
+  }) => {
     test.slow(); // many steps on a large table; a busy machine must not time it out
     const { data } = await apiPage(request, 1);
     await openList(page);
     const { table, rows } = ui(page);
-    await expect(table.getByRole('columnheader')).toHaveText(['Reference', 'Contact', 'Amount', 'Status', 'Methods', 'Follow-up', 'Created', 'ID']);
+    await expect(table.getByRole('columnheader')).toHaveText([
+      'Reference',
+      'Contact',
+      'Amount',
+      'Status',
+      'Methods',
+      'Follow-up',
+      'Created',
+      'ID',
+    ]);
     await expect(rows).toHaveCount(data.length);
 
     for (const [i, c] of data.entries()) {
       const cells = rows.nth(i).getByRole('cell');
       await expect(cells).toHaveCount(8);
-      const [reference, contact, amount, status, methods, followUp, created, id] = Array.from({ length: 8 }, (_, n) => cells.nth(n));
+      const [reference, contact, amount, status, methods, followUp, created, id] = Array.from({ length: 8 }, (_, n) =>
+        cells.nth(n),
+      );
 
       await expect(reference!.getByRole('link')).toHaveText(c.reference);
       await expect(contact!.getByText(`${c.contact.firstName} ${c.contact.lastName}`, { exact: true })).toBeVisible();
@@ -323,9 +377,11 @@ test.describe('the collections list', () => {
       await expect(amount!).toHaveText(`${c.amount.currency} ${nf.format(c.amount.value)}`);
       await expect(amount!).toHaveText(/^[A-Z]{3} \d{1,3}(,\d{3})*$/);
       await expect(status!.getByText(labelOf(c.status), { exact: true })).toBeVisible();
-      for (const method of c.payable.methods) await expect(methods!.getByText(labelOf(method), { exact: true })).toBeVisible();
+      for (const method of c.payable.methods)
+        await expect(methods!.getByText(labelOf(method), { exact: true })).toBeVisible();
       await expect(followUp!.getByText(c.followUp.enabled ? 'On' : 'Off', { exact: true })).toBeVisible();
-      for (const channel of c.followUp.enabled ? c.followUp.channels : []) await expect(followUp!.getByText(labelOf(channel), { exact: true })).toBeVisible();
+      for (const channel of c.followUp.enabled ? c.followUp.channels : [])
+        await expect(followUp!.getByText(labelOf(channel), { exact: true })).toBeVisible();
       const time = created!.locator('time');
       await expect(time).toHaveAttribute('datetime', c.createdAt);
       await expect(time).toHaveAttribute('title', utcTitle(c.createdAt));
@@ -346,7 +402,10 @@ test.describe('the collections list', () => {
     await openList(page);
     const { rows } = ui(page);
     for (const [i, c] of data.entries()) {
-      await expect(rows.nth(i).getByRole('link', { name: c.reference, exact: true })).toHaveAttribute('href', `/collections/${c.id}`);
+      await expect(rows.nth(i).getByRole('link', { name: c.reference, exact: true })).toHaveAttribute(
+        'href',
+        `/collections/${c.id}`,
+      );
     }
 
     const link = rows.first().getByRole('link', { name: data[0]!.reference, exact: true });
@@ -357,7 +416,11 @@ test.describe('the collections list', () => {
     await expect(page).toHaveURL((url) => url.pathname === `/collections/${data[0]!.id}`);
   });
 
-  test('opens a collection from its link or anywhere on its row without reloading, and in a new tab on a modified click', async ({ page, request, context }) => {
+  test('opens a collection from its link or anywhere on its row without reloading, and in a new tab on a modified click', async ({
+    page,
+    request,
+    context,
+  }) => {
     const { data } = await apiPage(request, 1);
     await openList(page);
     const { rows } = ui(page);
@@ -379,11 +442,17 @@ test.describe('the collections list', () => {
     await page.goBack();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const popup = context.waitForEvent('page');
-    await rows.nth(2).getByRole('link', { name: data[2]!.reference, exact: true }).click({ modifiers: ['ControlOrMeta'] });
-    await expect((await popup)).toHaveURL((url) => url.pathname === `/collections/${data[2]!.id}`);
+    await rows
+      .nth(2)
+      .getByRole('link', { name: data[2]!.reference, exact: true })
+      .click({ modifiers: ['ControlOrMeta'] });
+    await expect(await popup).toHaveURL((url) => url.pathname === `/collections/${data[2]!.id}`);
     expect(new URL(page.url()).pathname).toBe('/collections');
 
-    await rows.nth(3).getByRole('button', { name: `Copy id ${data[3]!.id}` }).click();
+    await rows
+      .nth(3)
+      .getByRole('button', { name: `Copy id ${data[3]!.id}` })
+      .click();
     expect(new URL(page.url()).pathname).toBe('/collections');
   });
 
@@ -423,7 +492,9 @@ test.describe('pagination', () => {
     await last.click();
     await expectListUrl(page, { page: lastPage, limit: 10 });
     await expectShowsPage(page, await apiPage(request, lastPage), lastPage, 10);
-    await expect(ui(page).pagination.getByText(summary((lastPage - 1) * 10 + 1, count, count), { exact: true })).toBeVisible();
+    await expect(
+      ui(page).pagination.getByText(summary((lastPage - 1) * 10 + 1, count, count), { exact: true }),
+    ).toBeVisible();
     await expect(next).toBeDisabled();
     await expect(last).toBeDisabled();
     await expect(first).toBeEnabled();
@@ -475,14 +546,22 @@ test.describe('pagination', () => {
     await expectListUrl(page, { page: 2, limit: 25 });
     await expectShowsPage(page, await apiPage(request, 2, 25), 2, 25);
 
-    const history: [number, number][] = [[1, 25], [2, 10], [1, 10]];
+    const history: [number, number][] = [
+      [1, 25],
+      [2, 10],
+      [1, 10],
+    ];
     for (const [p, limit] of history) {
       await page.goBack();
       await expectListUrl(page, { page: p, limit });
       await expect(rowsPerPage).toHaveValue(String(limit));
       await expectShowsPage(page, await apiPage(request, p, limit), p, limit);
     }
-    for (const [p, limit] of [[2, 10], [1, 25], [2, 25]] as const) {
+    for (const [p, limit] of [
+      [2, 10],
+      [1, 25],
+      [2, 25],
+    ] as const) {
       await page.goForward();
       await expectListUrl(page, { page: p, limit });
       await expect(rowsPerPage).toHaveValue(String(limit));
@@ -529,7 +608,8 @@ test.describe('pagination', () => {
     const seen: { page: string | null; limit: string | null }[] = [];
     page.on('request', (req) => {
       const url = new URL(req.url());
-      if (url.pathname === '/api/collections') seen.push({ page: url.searchParams.get('page'), limit: url.searchParams.get('limit') });
+      if (url.pathname === '/api/collections')
+        seen.push({ page: url.searchParams.get('page'), limit: url.searchParams.get('limit') });
     });
     const pageTwo = await apiPage(request, 2);
 
@@ -597,13 +677,17 @@ test.describe('error and empty states', () => {
   test('says how long to wait when rate limited', async ({ page }) => {
     await openFault(page, '429');
     // Retry-After is 7; the message counts down, so a second or two may have passed.
-    await expect(page.getByRole('alert').filter({ hasText: /rate limited/i })).toContainText(/rate limited, retry in [5-7] s/);
+    await expect(page.getByRole('alert').filter({ hasText: /rate limited/i })).toContainText(
+      /rate limited, retry in [5-7] s/,
+    );
   });
 
   for (const kind of ['500', '503', 'reset'] as const) {
     test(`says the upstream API is down (${kind}) and retries on request`, async ({ page }) => {
       await openFault(page, kind);
-      const alert = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The upstream API is down' }) });
+      const alert = page
+        .getByRole('alert')
+        .filter({ has: page.getByRole('heading', { name: 'The upstream API is down' }) });
       await expect(alert).toBeVisible();
       const retry = alert.getByRole('button', { name: 'Retry' });
       await expectHydrated(retry);
@@ -611,21 +695,33 @@ test.describe('error and empty states', () => {
       await retry.click();
       await again;
       // Still down: the error state stays, with its Retry button.
-      await expect(page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The upstream API is down' }) }).getByRole('button', { name: 'Retry' })).toBeEnabled();
+      await expect(
+        page
+          .getByRole('alert')
+          .filter({ has: page.getByRole('heading', { name: 'The upstream API is down' }) })
+          .getByRole('button', { name: 'Retry' }),
+      ).toBeEnabled();
     });
   }
 
   test('says the upstream API is slow when it times out, and retries on request', async ({ page }) => {
     test.slow(); // two upstream timeouts of ~2 s each, on a busy machine
     await openFault(page, 'slow');
-    const alert = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The upstream API is slow' }) });
+    const alert = page
+      .getByRole('alert')
+      .filter({ has: page.getByRole('heading', { name: 'The upstream API is slow' }) });
     await expect(alert).toBeVisible();
     const retry = alert.getByRole('button', { name: 'Retry' });
     await expectHydrated(retry);
     const again = page.waitForRequest(isListRequest(FAULT_PAGES.slow));
     await retry.click();
     await again;
-    await expect(page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The upstream API is slow' }) }).getByRole('button', { name: 'Retry' })).toBeEnabled({ timeout: 15_000 });
+    await expect(
+      page
+        .getByRole('alert')
+        .filter({ has: page.getByRole('heading', { name: 'The upstream API is slow' }) })
+        .getByRole('button', { name: 'Retry' }),
+    ).toBeEnabled({ timeout: 15_000 });
   });
 
   test('shows the error state when a page fails in the browser, and Retry loads it', async ({ page, request }) => {
@@ -637,13 +733,23 @@ test.describe('error and empty states', () => {
       async (route) => {
         attempts.push(route.request().url());
         if (!failing) return route.continue();
-        return route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'The upstream API failed to answer', code: 'upstream_error' }) });
+        return route.fulfill({
+          status: 502,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            status: 'error',
+            message: 'The upstream API failed to answer',
+            code: 'upstream_error',
+          }),
+        });
       },
     );
     await openList(page, '/collections?page=2');
     await ui(page).next.click();
     await expectListUrl(page, { page: 3, limit: 10 });
-    const alert = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The upstream API is down' }) });
+    const alert = page
+      .getByRole('alert')
+      .filter({ has: page.getByRole('heading', { name: 'The upstream API is down' }) });
     await expect(alert).toBeVisible();
     const retry = alert.getByRole('button', { name: 'Retry' });
     await expectHydrated(retry);
@@ -707,7 +813,11 @@ test.describe('accessibility', () => {
   });
 
   const states: [string, string, (page: Page) => Locator][] = [
-    ['an error', `/collections?page=${FAULT_PAGES['500']}`, (page) => page.getByRole('heading', { name: 'The upstream API is down' })],
+    [
+      'an error',
+      `/collections?page=${FAULT_PAGES['500']}`,
+      (page) => page.getByRole('heading', { name: 'The upstream API is down' }),
+    ],
     ['the empty', `/collections?page=${FAULT_PAGES.empty}`, (page) => page.getByText('No collections yet')],
     ['the past-the-end', '/collections?page=999', (page) => page.getByText('Page 999 is past the end')],
   ];
@@ -734,7 +844,11 @@ test.describe('phone width (375 × 812)', () => {
     const box = (await region.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(375);
-    const metrics = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, overflowX: getComputedStyle(el).overflowX }));
+    const metrics = await region.evaluate((el) => ({
+      scrollWidth: el.scrollWidth,
+      clientWidth: el.clientWidth,
+      overflowX: getComputedStyle(el).overflowX,
+    }));
     expect(metrics.scrollWidth).toBeGreaterThan(metrics.clientWidth);
     expect(['auto', 'scroll']).toContain(metrics.overflowX);
 

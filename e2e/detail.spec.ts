@@ -12,31 +12,54 @@ import { expect, test } from './fixtures';
 type Amount = { value: number; currency: string };
 type LineItem = { name: string; description: string; quantity: number; amount: Amount };
 type Collection = {
-  id: string; type: string; reference: string; status: string; expiresIn: number;
+  id: string;
+  type: string;
+  reference: string;
+  status: string;
+  expiresIn: number;
   amount: Amount;
   contact: { id: string; firstName: string; lastName: string; phone: string; email: string };
   payable: { enabled: boolean; methods: string[]; options: unknown[] };
   followUp: { enabled: boolean; startAfter: number; cadence: string; channels: string[]; tone: string };
   metadata: LineItem[];
   events: Record<string, unknown>[];
-  createdAt: string; updatedAt: string; completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
   [extra: string]: unknown;
 };
-type Provider = { id: string; name: string; slug: string; enabled: boolean; createdAt: string; updatedAt: string; [extra: string]: unknown };
+type Provider = {
+  id: string;
+  name: string;
+  slug: string;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+};
 
 /** The friendly labels the contract promises (section 1); any other value is shown verbatim. */
 const LABELS: Record<string, string> = {
-  pending: 'Pending', integrated: 'Integrated', payment_link: 'Payment link', virtual_account: 'Virtual account',
-  whatsapp: 'WhatsApp', sms: 'SMS', every_10m: 'Every 10 minutes', gentle: 'Gentle',
+  pending: 'Pending',
+  integrated: 'Integrated',
+  payment_link: 'Payment link',
+  virtual_account: 'Virtual account',
+  whatsapp: 'WhatsApp',
+  sms: 'SMS',
+  every_10m: 'Every 10 minutes',
+  gentle: 'Gentle',
 };
 const label = (value: string) => (Object.hasOwn(LABELS, value) ? LABELS[value]! : value);
 
 /** "GHS 136,180": code, a plain space, en-US grouping, the value as given. */
-const money = (a: Amount) => `${a.currency} ${new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(a.value)}`;
+const money = (a: Amount) =>
+  `${a.currency} ${new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(a.value)}`;
 /** "2026-11-20 16:45:12 UTC" */
 const utc = (iso: string) => `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 const UNIT = '(?:second|minute|hour|day|week|month|year)';
-const RELATIVE = new RegExp(`^(?:now|yesterday|tomorrow|(?:last|next|this) ${UNIT}|in \\d+ ${UNIT}s?|\\d+ ${UNIT}s? ago)$`);
+const RELATIVE = new RegExp(
+  `^(?:now|yesterday|tomorrow|(?:last|next|this) ${UNIT}|in \\d+ ${UNIT}s?|\\d+ ${UNIT}s? ago)$`,
+);
 /** An invented unit next to expiresIn or startAfter would break the contract. */
 const INVENTED_UNIT = /\b\d+\s*(?:s|sec|seconds?|m|mins?|minutes?|h|hours?|d|days?)\b/i;
 const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
@@ -60,7 +83,11 @@ async function open(page: Page, path: string, status = 200) {
 }
 
 /** The <dd> after the <dt> named `term` (exact), inside `scope`. */
-const field = (scope: Locator, term: string) => scope.getByRole('term').filter({ hasText: exactly(term) }).locator('xpath=following-sibling::dd[1]');
+const field = (scope: Locator, term: string) =>
+  scope
+    .getByRole('term')
+    .filter({ hasText: exactly(term) })
+    .locator('xpath=following-sibling::dd[1]');
 
 async function expectTime(dd: Locator, iso: string) {
   const time = dd.locator('time');
@@ -76,7 +103,10 @@ async function expectReadable(page: Page) {
 
 const main = (page: Page) => page.getByRole('main');
 const region = (page: Page, name: string) => main(page).getByRole('region', { name, exact: true });
-const rawJson = (page: Page) => main(page).locator('details').filter({ has: page.locator('summary', { hasText: 'Raw JSON' }) });
+const rawJson = (page: Page) =>
+  main(page)
+    .locator('details')
+    .filter({ has: page.locator('summary', { hasText: 'Raw JSON' }) });
 
 async function openRawJson(page: Page) {
   const details = rawJson(page);
@@ -115,7 +145,11 @@ async function grantClipboard(page: Page, baseURL: string | undefined) {
 }
 
 test.describe('Collection page: header', () => {
-  test('shows amount, status, reference, type, id, timestamps and expiresIn as given (multipleLineItems)', async ({ page, request, sandbox }) => {
+  test('shows amount, status, reference, type, id, timestamps and expiresIn as given (multipleLineItems)', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'multipleLineItems');
     const c = await fetchRecord(request, `/collections/${id}`);
     await open(page, `/collections/${id}`);
@@ -149,7 +183,12 @@ test.describe('Collection page: header', () => {
     await expectReadable(page);
   });
 
-  test('copy buttons put the exact values on the clipboard (multipleLineItems)', async ({ page, request, sandbox, baseURL }) => {
+  test('copy buttons put the exact values on the clipboard (multipleLineItems)', async ({
+    page,
+    request,
+    sandbox,
+    baseURL,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'multipleLineItems');
     const c = await fetchRecord(request, `/collections/${id}`);
     await grantClipboard(page, baseURL);
@@ -173,7 +212,8 @@ test.describe('Collection page: header', () => {
     // The button's live region says "Copied" (for 1.5 s). Polled inside the page on
     // every animation frame, so a busy machine cannot make the check miss the window.
     const announced = page.waitForFunction(
-      () => document.querySelector('main button[aria-label="Copy reference"] [role="status"]')?.textContent === 'Copied',
+      () =>
+        document.querySelector('main button[aria-label="Copy reference"] [role="status"]')?.textContent === 'Copied',
       undefined,
       { polling: 'raf' },
     );
@@ -192,7 +232,9 @@ test.describe('Server rendering (JavaScript off)', () => {
     await expect(main(page).getByRole('heading', { level: 1 })).toContainText(money(c.amount));
     await expect(field(main(page), 'Reference')).toHaveText(c.reference);
     await expect(field(region(page, 'Contact'), 'Name')).toHaveText(`${c.contact.firstName} ${c.contact.lastName}`);
-    await expect(region(page, 'Line items').getByRole('rowgroup').nth(1).getByRole('row')).toHaveCount(c.metadata.length);
+    await expect(region(page, 'Line items').getByRole('rowgroup').nth(1).getByRole('row')).toHaveCount(
+      c.metadata.length,
+    );
     for (const name of ['Payment methods', 'Follow-up', 'Events']) await expect(region(page, name)).toBeVisible();
     await expect(main(page).getByRole('link', { name: 'Back to collections' })).toHaveAttribute('href', '/collections');
     // <details> needs no script: the raw JSON opens and holds the record.
@@ -200,7 +242,11 @@ test.describe('Server rendering (JavaScript off)', () => {
     expect(JSON.parse((await details.locator('pre').textContent())!)).toEqual(c);
   });
 
-  test('a provider page arrives complete in the HTML (sandbox.demo.providers[0])', async ({ page, request, sandbox }) => {
+  test('a provider page arrives complete in the HTML (sandbox.demo.providers[0])', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const p = await fetchRecord<Provider>(request, `/providers/${sandbox.demo.providers[0]}`);
     await open(page, `/providers/${p.id}`);
     await expect(main(page).getByRole('heading', { level: 1 })).toContainText(p.name);
@@ -210,7 +256,11 @@ test.describe('Server rendering (JavaScript off)', () => {
 });
 
 test.describe('Collection page: contact', () => {
-  test('shows full name, phone as a tel: link, email as a mailto: link and contact id (unicodeName)', async ({ page, request, sandbox }) => {
+  test('shows full name, phone as a tel: link, email as a mailto: link and contact id (unicodeName)', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'unicodeName');
     const c = await fetchRecord(request, `/collections/${id}`);
     expect(`${c.contact.firstName}${c.contact.lastName}`).toMatch(/[^\x00-\x7f]/);
@@ -236,17 +286,30 @@ test.describe('Collection page: line items', () => {
     const section = region(page, 'Line items');
     await expect(section).toContainText(`${c.metadata.length} ${c.metadata.length === 1 ? 'item' : 'items'}`);
     const table = section.getByRole('table');
-    await expect(table.getByRole('columnheader')).toHaveText(['Name', 'Description', 'Quantity', 'Amount', 'Line total']);
+    await expect(table.getByRole('columnheader')).toHaveText([
+      'Name',
+      'Description',
+      'Quantity',
+      'Amount',
+      'Line total',
+    ]);
     const rows = table.getByRole('rowgroup').nth(1).getByRole('row');
     await expect(rows).toHaveCount(c.metadata.length);
     for (const [i, item] of c.metadata.entries()) {
       await expect(rows.nth(i).getByRole('cell')).toHaveText([
-        item.name, item.description, String(item.quantity), money(item.amount), money({ value: item.amount.value * item.quantity, currency: item.amount.currency }),
+        item.name,
+        item.description,
+        String(item.quantity),
+        money(item.amount),
+        money({ value: item.amount.value * item.quantity, currency: item.amount.currency }),
       ]);
     }
     const currencies = new Set(c.metadata.map((i) => i.amount.currency));
     expect(currencies.size, 'sandbox line items share one currency').toBe(1);
-    const total = { value: c.metadata.reduce((sum, i) => sum + i.amount.value * i.quantity, 0), currency: [...currencies][0]! };
+    const total = {
+      value: c.metadata.reduce((sum, i) => sum + i.amount.value * i.quantity, 0),
+      currency: [...currencies][0]!,
+    };
     await expect(field(section, 'Line items total')).toHaveText(money(total));
     await expect(field(section, 'Collection amount')).toHaveText(money(c.amount));
     return { differs: total.value !== c.amount.value || total.currency !== c.amount.currency };
@@ -254,7 +317,11 @@ test.describe('Collection page: line items', () => {
 
   const DIFFERS = 'The line items add up to a different figure than the collection amount.';
 
-  test('lists name, description, quantity, amount and line total, with totals (multipleLineItems)', async ({ page, request, sandbox }) => {
+  test('lists name, description, quantity, amount and line total, with totals (multipleLineItems)', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'multipleLineItems');
     const c = await fetchRecord(request, `/collections/${id}`);
     expect(c.metadata.length).toBeGreaterThanOrEqual(3);
@@ -263,7 +330,11 @@ test.describe('Collection page: line items', () => {
     await expect(region(page, 'Line items').getByText(DIFFERS)).toHaveCount(differs ? 1 : 0);
   });
 
-  test('says so when the line items add up to a different figure (itemsTotalDiffers)', async ({ page, request, sandbox }) => {
+  test('says so when the line items add up to a different figure (itemsTotalDiffers)', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'itemsTotalDiffers');
     const c = await fetchRecord(request, `/collections/${id}`);
     await open(page, `/collections/${id}`);
@@ -285,7 +356,11 @@ test.describe('Collection page: line items', () => {
 });
 
 test.describe('Collection page: follow-up and payable', () => {
-  test('follow-up on: enabled, start after as given, cadence, channels and tone labels (followUpOn)', async ({ page, request, sandbox }) => {
+  test('follow-up on: enabled, start after as given, cadence, channels and tone labels (followUpOn)', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'followUpOn');
     const c = await fetchRecord(request, `/collections/${id}`);
     await open(page, `/collections/${id}`);
@@ -294,7 +369,8 @@ test.describe('Collection page: follow-up and payable', () => {
     await expect(field(f, 'Start after')).toContainText(String(c.followUp.startAfter));
     await expect(field(f, 'Start after')).not.toHaveText(INVENTED_UNIT);
     await expect(field(f, 'Cadence')).toHaveText('Every 10 minutes');
-    for (const channel of c.followUp.channels) await expect(field(f, 'Channels').getByText(label(channel), { exact: true })).toBeVisible();
+    for (const channel of c.followUp.channels)
+      await expect(field(f, 'Channels').getByText(label(channel), { exact: true })).toBeVisible();
     await expect(field(f, 'Tone')).toHaveText('Gentle');
   });
 
@@ -311,7 +387,11 @@ test.describe('Collection page: follow-up and payable', () => {
     await expectReadable(page);
   });
 
-  test('payable: enabled flag, both methods and their options readably (bothMethods)', async ({ page, request, sandbox }) => {
+  test('payable: enabled flag, both methods and their options readably (bothMethods)', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'bothMethods');
     const c = await fetchRecord(request, `/collections/${id}`);
     await open(page, `/collections/${id}`);
@@ -333,7 +413,11 @@ test.describe('Collection page: follow-up and payable', () => {
 
 test.describe('Collection page: events', () => {
   for (const name of ['withEvents', 'completed'] as const) {
-    test(`draws a timeline, oldest first, when every event has a type and time (${name})`, async ({ page, request, sandbox }) => {
+    test(`draws a timeline, oldest first, when every event has a type and time (${name})`, async ({
+      page,
+      request,
+      sandbox,
+    }) => {
       const id = exampleId(sandbox.demo.examples, name);
       const c = await fetchRecord(request, `/collections/${id}`);
       expect(c.events.length).toBeGreaterThan(0);
@@ -363,7 +447,10 @@ test.describe('Collection page: events', () => {
 });
 
 test.describe('Collection page: unknown values and extra fields (pay_fault_unknown)', () => {
-  test('shows unknown enum values verbatim, open shapes readably, and extra fields under "Other fields"', async ({ page, request }) => {
+  test('shows unknown enum values verbatim, open shapes readably, and extra fields under "Other fields"', async ({
+    page,
+    request,
+  }) => {
     const c = await fetchRecord(request, '/collections/pay_fault_unknown');
     await open(page, '/collections/pay_fault_unknown');
     const m = main(page);
@@ -415,7 +502,11 @@ test.describe('Collection page: unknown values and extra fields (pay_fault_unkno
 });
 
 test.describe('Collection page: raw JSON', () => {
-  test('is collapsed, opens to the full record including unknown fields, and copies it (pay_fault_unknown)', async ({ page, request, baseURL }) => {
+  test('is collapsed, opens to the full record including unknown fields, and copies it (pay_fault_unknown)', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const c = await fetchRecord(request, '/collections/pay_fault_unknown');
     await grantClipboard(page, baseURL);
     await open(page, '/collections/pay_fault_unknown');
@@ -423,7 +514,11 @@ test.describe('Collection page: raw JSON', () => {
     const details = await openRawJson(page);
     const shown = JSON.parse((await details.locator('pre').textContent())!);
     expect(shown).toEqual(c);
-    expect(shown).toMatchObject({ riskScore: 0.42, labels: ['vip', 'manual-review'], contact: { loyaltyTier: 'gold' } });
+    expect(shown).toMatchObject({
+      riskScore: 0.42,
+      labels: ['vip', 'manual-review'],
+      contact: { loyaltyTier: 'gold' },
+    });
 
     await details.getByRole('button', { name: 'Copy JSON' }).click();
     await expect.poll(async () => JSON.parse(await readClipboard(page))).toEqual(c);
@@ -435,7 +530,10 @@ test.describe('Collection page: raw JSON', () => {
     await open(page, `/collections/${id}`);
     await interactive(page);
     const details = await openRawJson(page);
-    const [download] = await Promise.all([page.waitForEvent('download'), details.getByRole('button', { name: 'Download JSON' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      details.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${id}.json`);
     expect(await download.failure()).toBeNull();
     expect(JSON.parse(await readFile((await download.path())!, 'utf8'))).toEqual(c);
@@ -448,7 +546,11 @@ test.describe('Collection page: back to the list', () => {
     const first = listPage[0]!;
     await open(page, '/collections?page=3&limit=25');
     await listRemembered(page, '/collections?page=3&limit=25');
-    await main(page).getByRole('region', { name: 'Collections table' }).getByRole('link', { name: first.reference, exact: true }).first().click();
+    await main(page)
+      .getByRole('region', { name: 'Collections table' })
+      .getByRole('link', { name: first.reference, exact: true })
+      .first()
+      .click();
     await expect(page).toHaveURL(`/collections/${first.id}`);
     await expect(field(main(page), 'ID')).toHaveText(first.id);
 
@@ -464,7 +566,10 @@ test.describe('Collection page: back to the list', () => {
     await expect(main(page).getByRole('region', { name: 'Collections table' })).toBeVisible();
     await listRemembered(page, '/collections?page=2&limit=50');
     await open(page, `/collections/${sandbox.demo.collections.integrated[0]}`);
-    await expect(main(page).getByRole('link', { name: 'Back to collections' })).toHaveAttribute('href', '/collections?page=2&limit=50');
+    await expect(main(page).getByRole('link', { name: 'Back to collections' })).toHaveAttribute(
+      'href',
+      '/collections?page=2&limit=50',
+    );
   });
 
   test('goes to the first page when no list page was visited', async ({ page, sandbox }) => {
@@ -478,7 +583,11 @@ test.describe('Collection page: back to the list', () => {
 });
 
 test.describe('Collection page: record kinds', () => {
-  test('renders a unicode contact name exactly, in the page and in the raw JSON (unicodeName)', async ({ page, request, sandbox }) => {
+  test('renders a unicode contact name exactly, in the page and in the raw JSON (unicodeName)', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'unicodeName');
     const c = await fetchRecord(request, `/collections/${id}`);
     const name = `${c.contact.firstName} ${c.contact.lastName}`;
@@ -500,7 +609,11 @@ test.describe('Collection page: record kinds', () => {
     await expect(main(page).getByRole('heading', { level: 1 })).toContainText(label(c.status));
   });
 
-  test('opens a non-integrated collection by id and shows its raw type (notIntegrated)', async ({ page, request, sandbox }) => {
+  test('opens a non-integrated collection by id and shows its raw type (notIntegrated)', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = exampleId(sandbox.demo.examples, 'notIntegrated');
     const c = await fetchRecord(request, `/collections/${id}`);
     expect(c.type).not.toBe('integrated');
@@ -509,7 +622,9 @@ test.describe('Collection page: record kinds', () => {
     await expect(field(main(page), 'Reference')).toHaveText(c.reference);
   });
 
-  test('renders a record whose upstream fails twice, since the server retries (pay_fault_flaky-<uuid>)', async ({ page }) => {
+  test('renders a record whose upstream fails twice, since the server retries (pay_fault_flaky-<uuid>)', async ({
+    page,
+  }) => {
     const id = `pay_fault_flaky-${randomUUID()}`;
     await open(page, `/collections/${id}`);
     await expect(field(main(page), 'ID')).toHaveText(id);
@@ -529,14 +644,22 @@ test.describe('Error pages', () => {
   });
 
   test("another account's collection and provider are a 403 (sandbox.other)", async ({ page, sandbox }) => {
-    for (const path of [`/collections/${sandbox.other.collections.integrated[0]}`, `/providers/${sandbox.other.providers[0]}`]) {
+    for (const path of [
+      `/collections/${sandbox.other.collections.integrated[0]}`,
+      `/providers/${sandbox.other.providers[0]}`,
+    ]) {
       await open(page, path, 403);
       await expect(main(page)).toContainText('belongs to a different account');
       await expect(main(page).getByRole('heading', { name: 'Line items' })).toHaveCount(0);
     }
   });
 
-  for (const path of ['/collections/abc', '/collections/pay_..%2F', '/collections/pay_', `/collections/pay_${'a'.repeat(129)}`]) {
+  for (const path of [
+    '/collections/abc',
+    '/collections/pay_..%2F',
+    '/collections/pay_',
+    `/collections/pay_${'a'.repeat(129)}`,
+  ]) {
     test(`a malformed collection id is a 404 not-found page (${path.slice(0, 32)})`, async ({ page }) => {
       await open(page, path, 404);
       await expect(main(page).getByRole('heading', { name: 'Collection not found', level: 1 })).toBeVisible();
@@ -595,7 +718,9 @@ test.describe('Error pages', () => {
     await interactive(page);
     const alert = main(page).getByRole('alert');
     const retry = alert.getByRole('button', { name: 'Retry' });
-    const refreshed = page.waitForResponse((r) => new URL(r.url()).pathname === '/collections/pay_fault_500' && r.request().headers()['rsc'] === '1');
+    const refreshed = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/collections/pay_fault_500' && r.request().headers()['rsc'] === '1',
+    );
     await retry.click();
     expect((await refreshed).ok()).toBe(true);
     await expect(alert.getByRole('heading')).toHaveText('The upstream API is down');
@@ -610,7 +735,11 @@ test.describe('Provider page', () => {
   }
 
   for (const enabled of [true, false]) {
-    test(`shows name, slug, ${enabled ? 'Enabled' : 'Disabled'} badge, id, timestamps and raw JSON (sandbox.demo.providers)`, async ({ page, request, sandbox }) => {
+    test(`shows name, slug, ${enabled ? 'Enabled' : 'Disabled'} badge, id, timestamps and raw JSON (sandbox.demo.providers)`, async ({
+      page,
+      request,
+      sandbox,
+    }) => {
       const p = (await providers(request, sandbox.demo.providers)).find((x) => x.enabled === enabled);
       if (!p) throw new Error(`the sandbox has no ${enabled ? 'enabled' : 'disabled'} provider`);
       await open(page, `/providers/${p.id}`);
@@ -630,7 +759,12 @@ test.describe('Provider page', () => {
     });
   }
 
-  test('copies the id and downloads <id>.json (sandbox.demo.providers[0])', async ({ page, request, sandbox, baseURL }) => {
+  test('copies the id and downloads <id>.json (sandbox.demo.providers[0])', async ({
+    page,
+    request,
+    sandbox,
+    baseURL,
+  }) => {
     const id = sandbox.demo.providers[0]!;
     const p = await fetchRecord<Provider>(request, `/providers/${id}`);
     await grantClipboard(page, baseURL);
@@ -639,12 +773,18 @@ test.describe('Provider page', () => {
     await main(page).getByRole('button', { name: 'Copy id' }).click();
     await expect.poll(() => readClipboard(page)).toBe(id);
     const details = await openRawJson(page);
-    const [download] = await Promise.all([page.waitForEvent('download'), details.getByRole('button', { name: 'Download JSON' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      details.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${id}.json`);
     expect(JSON.parse(await readFile((await download.path())!, 'utf8'))).toEqual(p);
   });
 
-  test('shows unknown fields under "Other fields" and in the raw JSON (prv_fault_unknown)', async ({ page, request }) => {
+  test('shows unknown fields under "Other fields" and in the raw JSON (prv_fault_unknown)', async ({
+    page,
+    request,
+  }) => {
     const p = await fetchRecord<Provider>(request, '/providers/prv_fault_unknown');
     await open(page, '/providers/prv_fault_unknown');
     await expect(main(page).getByRole('heading', { level: 1 })).toContainText('Quantum Pay ✨');
@@ -661,7 +801,11 @@ test.describe('Provider page', () => {
 });
 
 test.describe('Open by ID', () => {
-  test('opens a collection typed into the box (sandbox.demo.collections.integrated[2])', async ({ page, request, sandbox }) => {
+  test('opens a collection typed into the box (sandbox.demo.collections.integrated[2])', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = sandbox.demo.collections.integrated[2]!;
     const c = await fetchRecord(request, `/collections/${id}`);
     await open(page, '/collections');
@@ -673,7 +817,11 @@ test.describe('Open by ID', () => {
     await expect(field(main(page), 'Reference')).toHaveText(c.reference);
   });
 
-  test('opens a provider typed into the box from a collection page (sandbox.demo.providers[1])', async ({ page, request, sandbox }) => {
+  test('opens a provider typed into the box from a collection page (sandbox.demo.providers[1])', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const id = sandbox.demo.providers[1]!;
     const p = await fetchRecord<Provider>(request, `/providers/${id}`);
     await open(page, `/collections/${sandbox.demo.collections.integrated[0]}`);
@@ -686,7 +834,12 @@ test.describe('Open by ID', () => {
     await expect(field(main(page), 'ID')).toHaveText(id);
   });
 
-  test('opens a pasted dashboard link to a provider (sandbox.demo.providers[2])', async ({ page, request, sandbox, baseURL }) => {
+  test('opens a pasted dashboard link to a provider (sandbox.demo.providers[2])', async ({
+    page,
+    request,
+    sandbox,
+    baseURL,
+  }) => {
     const id = sandbox.demo.providers[2]!;
     const p = await fetchRecord<Provider>(request, `/providers/${id}`);
     await open(page, '/collections');
@@ -711,14 +864,22 @@ test.describe('Open by ID', () => {
 
 test.describe('Accessibility', () => {
   for (const scheme of ['light', 'dark'] as const) {
-    test(`a collection page with Raw JSON open has no serious violations, ${scheme} (multipleLineItems)`, async ({ page, sandbox, axe }) => {
+    test(`a collection page with Raw JSON open has no serious violations, ${scheme} (multipleLineItems)`, async ({
+      page,
+      sandbox,
+      axe,
+    }) => {
       await page.emulateMedia({ colorScheme: scheme });
       await open(page, `/collections/${exampleId(sandbox.demo.examples, 'multipleLineItems')}`);
       await openRawJson(page);
       await axe(page);
     });
 
-    test(`a provider page has no serious violations, ${scheme} (sandbox.demo.providers[0])`, async ({ page, sandbox, axe }) => {
+    test(`a provider page has no serious violations, ${scheme} (sandbox.demo.providers[0])`, async ({
+      page,
+      sandbox,
+      axe,
+    }) => {
       await page.emulateMedia({ colorScheme: scheme });
       await open(page, `/providers/${sandbox.demo.providers[0]}`);
       await axe(page);

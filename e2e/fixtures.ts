@@ -18,10 +18,18 @@ export const test = base.extend<{ axe: (page: Page) => Promise<void>; leakGuard:
       context.on('response', (response) => {
         // Headers now (the context may be gone by the time the body arrives); the body when it can be read.
         const headers = JSON.stringify(response.headers());
-        checks.push(response.body().then((b) => b.toString('utf8'), () => '').then((body) => {
-          const key = SANDBOX_KEYS.find((k) => headers.includes(k) || body.includes(k));
-          return key ? `${response.url()} carries ${key.slice(0, 6)}…` : null;
-        }));
+        checks.push(
+          response
+            .body()
+            .then(
+              (b) => b.toString('utf8'),
+              () => '',
+            )
+            .then((body) => {
+              const key = SANDBOX_KEYS.find((k) => headers.includes(k) || body.includes(k));
+              return key ? `${response.url()} carries ${key.slice(0, 6)}…` : null;
+            }),
+        );
       });
       await use();
       expect((await Promise.all(checks)).filter(Boolean)).toEqual([]);
@@ -48,7 +56,9 @@ export const test = base.extend<{ axe: (page: Page) => Promise<void>; leakGuard:
 /** Waits until React has attached its handlers to an element, so a click or Enter is not lost. */
 export async function expectHydrated(locator: Locator): Promise<void> {
   await expect
-    .poll(() => locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactProps$'))), { message: 'element hydrated by React' })
+    .poll(() => locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactProps$'))), {
+      message: 'element hydrated by React',
+    })
     .toBe(true);
 }
 

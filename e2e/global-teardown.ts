@@ -9,7 +9,8 @@ export default function globalTeardown() {
   for (const file of [E2E.serverLog, E2E.serverLog.replace('.log', '-gated.log')]) {
     if (!existsSync(file)) throw new Error(`Expected the dashboard log at ${file}`);
     const log = readFileSync(file, 'utf8');
-    if (!log.includes('"msg"')) throw new Error(`The dashboard log ${file} has no structured lines: the scan would prove nothing`);
+    if (!log.includes('"msg"'))
+      throw new Error(`The dashboard log ${file} has no structured lines: the scan would prove nothing`);
     for (const key of SANDBOX_KEYS) {
       if (log.includes(key)) throw new Error(`The API key ${key.slice(0, 6)}… appears in the dashboard log ${file}`);
     }

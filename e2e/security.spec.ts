@@ -17,7 +17,11 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
       expect(res.headers()['www-authenticate']).toMatch(/^Basic realm="Collections Console"/);
     }
     const api = await request.get(`${E2E.gatedURL}/api/collections`);
-    expect(await api.json()).toEqual({ status: 'error', message: 'Sign in to use the dashboard', code: 'unauthorized' });
+    expect(await api.json()).toEqual({
+      status: 'error',
+      message: 'Sign in to use the dashboard',
+      code: 'unauthorized',
+    });
   });
 
   test('lets a configured user in, with a colon in the password', async ({ request, sandbox }) => {
@@ -29,8 +33,15 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
   });
 
   test('refuses a wrong password and another user’s password', async ({ request }) => {
-    for (const [user, password] of [['ada', 'wrong'], ['ada', 'pw'], ['other', E2E.gatedUser.password], ['', '']]) {
-      const res = await request.get(`${E2E.gatedURL}/api/collections`, { headers: { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+    for (const [user, password] of [
+      ['ada', 'wrong'],
+      ['ada', 'pw'],
+      ['other', E2E.gatedUser.password],
+      ['', ''],
+    ]) {
+      const res = await request.get(`${E2E.gatedURL}/api/collections`, {
+        headers: { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+      });
       expect(res.status()).toBe(401);
     }
   });
@@ -53,7 +64,11 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
     { name: '_rsc query', path: () => '/collections?_rsc=1' },
     { name: 'RSC header', path: () => '/collections', headers: { RSC: '1' } },
     { name: 'router prefetch', path: () => '/collections', headers: { RSC: '1', 'Next-Router-Prefetch': '1' } },
-    { name: 'segment prefetch', path: () => '/collections', headers: { RSC: '1', 'Next-Router-Prefetch': '1', 'Next-Router-Segment-Prefetch': '/_tree' } },
+    {
+      name: 'segment prefetch',
+      path: () => '/collections',
+      headers: { RSC: '1', 'Next-Router-Prefetch': '1', 'Next-Router-Segment-Prefetch': '/_tree' },
+    },
     { name: 'detail page RSC', path: (id) => `/collections/${id}?_rsc=abc`, headers: { RSC: '1' } },
     { name: 'encoded path', path: () => '/%63ollections' },
     { name: 'encoded api path', path: () => '/api/%63ollections' },
@@ -61,19 +76,43 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
     { name: 'double slash', path: () => '//api/collections' },
     { name: 'api trailing slash', path: () => '/api/collections/' },
     { name: 'api detail', path: (id) => `/api/collections/${id}` },
-    { name: 'x-middleware-subrequest (middleware)', path: () => '/api/collections', headers: { 'x-middleware-subrequest': 'middleware:middleware:middleware:middleware:middleware' } },
-    { name: 'x-middleware-subrequest (proxy)', path: () => '/api/collections', headers: { 'x-middleware-subrequest': 'proxy:proxy:proxy:proxy:proxy' } },
-    { name: 'x-middleware-subrequest (src)', path: () => '/collections', headers: { 'x-middleware-subrequest': 'src/middleware:src/middleware:src/middleware:src/middleware:src/middleware' } },
+    {
+      name: 'x-middleware-subrequest (middleware)',
+      path: () => '/api/collections',
+      headers: { 'x-middleware-subrequest': 'middleware:middleware:middleware:middleware:middleware' },
+    },
+    {
+      name: 'x-middleware-subrequest (proxy)',
+      path: () => '/api/collections',
+      headers: { 'x-middleware-subrequest': 'proxy:proxy:proxy:proxy:proxy' },
+    },
+    {
+      name: 'x-middleware-subrequest (src)',
+      path: () => '/collections',
+      headers: {
+        'x-middleware-subrequest': 'src/middleware:src/middleware:src/middleware:src/middleware:src/middleware',
+      },
+    },
     { name: 'provider page', path: (id) => `/providers/${id}` },
   ];
   for (const bypass of bypasses) {
     test(`returns no data without credentials: ${bypass.name}`, async ({ request, sandbox }) => {
       const id = sandbox.demo.collections.integrated[0]!;
       const target = bypass.name === 'provider page' ? sandbox.demo.providers[0]! : id;
-      const res = await request.get(`${E2E.gatedURL}${bypass.path(target)}`, { headers: bypass.headers, maxRedirects: 0 });
+      const res = await request.get(`${E2E.gatedURL}${bypass.path(target)}`, {
+        headers: bypass.headers,
+        maxRedirects: 0,
+      });
       const body = await res.text();
       expect(res.status(), `status for ${bypass.name}`).not.toBe(200);
-      for (const secret of [id, target, ...sandbox.demo.collections.integrated, '@example.com', 'Collections retrieved']) expect(body).not.toContain(secret);
+      for (const secret of [
+        id,
+        target,
+        ...sandbox.demo.collections.integrated,
+        '@example.com',
+        'Collections retrieved',
+      ])
+        expect(body).not.toContain(secret);
     });
   }
 });
@@ -81,7 +120,13 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
 test.describe('fail-closed start', () => {
   const start = (env: Record<string, string>, port: number) => {
     const child = spawn(process.execPath, [binPath('next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', ...env },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NEXT_TELEMETRY_DISABLED: '1',
+        NODE_ENV: 'production',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -109,7 +154,11 @@ test.describe('fail-closed start', () => {
     const port = E2E.port + 9;
     const server = start({ API_BASE_URL: 'http://127.0.0.1:9', API_KEY: 'sk_live_x', DASHBOARD_OPEN: 'true' }, port);
     try {
-      await expect.poll(async () => (await request.get(`http://127.0.0.1:${port}/api/collections`).catch(() => null))?.status(), { timeout: 20_000 }).toBe(502);
+      await expect
+        .poll(async () => (await request.get(`http://127.0.0.1:${port}/api/collections`).catch(() => null))?.status(), {
+          timeout: 20_000,
+        })
+        .toBe(502);
     } finally {
       server.child.kill();
     }
@@ -121,7 +170,8 @@ test.describe('security headers', () => {
     const csp = headers['content-security-policy'] ?? '';
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
-    for (const directive of ["frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"]) expect(csp).toContain(directive);
+    for (const directive of ["frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"])
+      expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-eval');
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['x-frame-options']).toBe('DENY');
@@ -191,7 +241,13 @@ test.describe('nothing leaks', () => {
       const text = readFileSync(file, 'utf8');
       for (const key of SANDBOX_KEYS) expect(text, file).not.toContain(key);
       // Markers of lib/server: if any is here, server code reached a client bundle.
-      for (const marker of ['Refusing to start', 'Invalid configuration:', 'upstream answer breaks the schema', 'API_KEY is required']) expect(text, file).not.toContain(marker);
+      for (const marker of [
+        'Refusing to start',
+        'Invalid configuration:',
+        'upstream answer breaks the schema',
+        'API_KEY is required',
+      ])
+        expect(text, file).not.toContain(marker);
     }
   });
 

@@ -3,10 +3,19 @@ import { z } from 'zod';
 
 /** The sandbox's own settings, validated once; the message names the first bad variable. */
 const schema = z.object({
-  SANDBOX_PORT: z.string().regex(/^\d+$/, 'must be a port number').default('4010').transform(Number).pipe(z.number().int().min(1).max(65535)),
+  SANDBOX_PORT: z
+    .string()
+    .regex(/^\d+$/, 'must be a port number')
+    .default('4010')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(65535)),
   SANDBOX_DB: z.string().min(1).default('.data/sandbox.sqlite'),
   SANDBOX_FAULTS: z.enum(['1', 'true', '0', 'false', '']).default(''),
-  SANDBOX_SLOW_MS: z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').default('15000').transform(Number),
+  SANDBOX_SLOW_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of milliseconds')
+    .default('15000')
+    .transform(Number),
   // Load tests only: every /public answer waits a random 0..N ms (a slow upstream).
   SANDBOX_DELAY_MS: z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').default('0').transform(Number),
 });
@@ -18,5 +27,12 @@ export function sandboxConfig(env: Record<string, string | undefined> = process.
     throw new Error(`Invalid sandbox configuration: ${String(issue.path[0])} ${issue.message}`);
   }
   const c = result.data;
-  return { port: c.SANDBOX_PORT, host: '127.0.0.1', dbPath: resolve(c.SANDBOX_DB), faults: c.SANDBOX_FAULTS === '1' || c.SANDBOX_FAULTS === 'true', slowMs: c.SANDBOX_SLOW_MS, delayMs: c.SANDBOX_DELAY_MS };
+  return {
+    port: c.SANDBOX_PORT,
+    host: '127.0.0.1',
+    dbPath: resolve(c.SANDBOX_DB),
+    faults: c.SANDBOX_FAULTS === '1' || c.SANDBOX_FAULTS === 'true',
+    slowMs: c.SANDBOX_SLOW_MS,
+    delayMs: c.SANDBOX_DELAY_MS,
+  };
 }

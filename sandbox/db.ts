@@ -27,11 +27,14 @@ export const DEFAULT_SEED = 20261122;
 function fill(db: Database.Database, options: SeedOptions) {
   const r = createRandom(options.seed ?? DEFAULT_SEED);
   const insertAccount = db.prepare('INSERT INTO accounts (id, name, api_key, listed) VALUES (?, ?, ?, ?)');
-  const insertCollection = db.prepare('INSERT INTO collections (id, account_id, type, created_at, list_pos, body) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertCollection = db.prepare(
+    'INSERT INTO collections (id, account_id, type, created_at, list_pos, body) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const insertProvider = db.prepare('INSERT INTO providers (id, account_id, body) VALUES (?, ?, ?)');
   let done = 0;
   for (const base of ACCOUNTS) {
-    const account: SeedAccount = base.id === 'acc_demo' && options.collections ? { ...base, collections: options.collections } : base;
+    const account: SeedAccount =
+      base.id === 'acc_demo' && options.collections ? { ...base, collections: options.collections } : base;
     let listed = 0;
     const batch = db.transaction((items: ReturnType<typeof generate>) => {
       for (const item of items) {
@@ -48,7 +51,12 @@ function fill(db: Database.Database, options: SeedOptions) {
     batch(generate(r, account));
     insertAccount.run(account.id, account.name, account.key, listed);
   }
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('seed_version', String(SEED_VERSION), 'collections', String(done));
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
+    'seed_version',
+    String(SEED_VERSION),
+    'collections',
+    String(done),
+  );
 }
 
 /** Builds a database at `path` from scratch: written beside it, then renamed into place. */
@@ -71,7 +79,8 @@ function seedVersion(path: string): number | null {
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'seed_version'").get() as { value: string } | undefined;
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'seed_version'").get() as
+        { value: string } | undefined;
       return row ? Number(row.value) : null;
     } finally {
       db.close();

@@ -54,8 +54,11 @@ afterAll(async () => {
   await Promise.all([on?.stop(), off?.stop()]);
 });
 
-const get = (sandbox: Sandbox, path: string, headers: Record<string, string> = { Authorization: `Bearer ${sandbox.key}` }) =>
-  fetch(sandbox.base + path, { headers });
+const get = (
+  sandbox: Sandbox,
+  path: string,
+  headers: Record<string, string> = { Authorization: `Bearer ${sandbox.key}` },
+) => fetch(sandbox.base + path, { headers });
 
 /** Where a fault can be triggered, and what a good answer there looks like. */
 type Target = {
@@ -164,7 +167,12 @@ const EXPECTED: Record<FaultKind, (target: Target, send: () => Promise<Response>
     if (target.name === 'list page') {
       expect(parsed).toMatchObject({ data: [], meta: { count: 0, next: null, prev: null } });
     } else if (target.name === 'collection id') {
-      expect(parsed.data).toMatchObject({ metadata: [], events: [], payable: { options: [] }, followUp: { enabled: false } });
+      expect(parsed.data).toMatchObject({
+        metadata: [],
+        events: [],
+        payable: { options: [] },
+        followUp: { enabled: false },
+      });
     } else {
       expect(parsed.data).toMatchObject({ enabled: false });
     }
@@ -177,7 +185,12 @@ describe('fault injection on', () => {
   });
 
   it('advertises the reserved ids and pages through /__sandbox/fixtures', () => {
-    const faults = on.fixtures.faults as { enabled: boolean; collections: Record<string, string>; providers: Record<string, string>; listPages: Record<string, number> };
+    const faults = on.fixtures.faults as {
+      enabled: boolean;
+      collections: Record<string, string>;
+      providers: Record<string, string>;
+      listPages: Record<string, number>;
+    };
     expect(faults.enabled).toBe(true);
     for (const kind of FAULT_KINDS) {
       expect(faults.collections[kind]).toBe(faultId('pay', kind));
@@ -221,7 +234,8 @@ describe('fault injection on', () => {
     ['collection', 'pay', collectionEnvelopeSchema],
     ['provider', 'prv', providerEnvelopeSchema],
   ] as const)('flaky %s ids', (_, prefix, schema) => {
-    const path = (token: string) => `/public/${prefix === 'pay' ? 'collections' : 'providers'}/${faultId(prefix, `flaky-${token}`)}`;
+    const path = (token: string) =>
+      `/public/${prefix === 'pay' ? 'collections' : 'providers'}/${faultId(prefix, `flaky-${token}`)}`;
     const statuses = async (token: string, times: number) => {
       const seen: number[] = [];
       for (let i = 0; i < times; i++) {

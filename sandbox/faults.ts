@@ -28,7 +28,10 @@ export const FLAKY_PREFIX = 'flaky-';
 export const RETRY_AFTER_SECONDS = 7;
 
 /** Page numbers that trigger a fault on the list; far past any seeded data. */
-export const FAULT_PAGES = Object.fromEntries(FAULT_KINDS.map((kind, i) => [kind, 99_000_001 + i])) as Record<FaultKind, number>;
+export const FAULT_PAGES = Object.fromEntries(FAULT_KINDS.map((kind, i) => [kind, 99_000_001 + i])) as Record<
+  FaultKind,
+  number
+>;
 
 export function faultId(prefix: 'pay' | 'prv', kind: FaultKind | `${typeof FLAKY_PREFIX}${string}`): string {
   return `${prefix}_fault_${kind}`;
@@ -66,15 +69,48 @@ export function unknownValuesCollection(id: string) {
   return {
     id,
     type: 'recurring_v2',
-    contact: { id: 'contact_unknownfields', firstName: 'Ünïcode', lastName: 'Tester', phone: '+44 7700 900123', email: 'unicode.tester@example.com', loyaltyTier: 'gold' },
+    contact: {
+      id: 'contact_unknownfields',
+      firstName: 'Ünïcode',
+      lastName: 'Tester',
+      phone: '+44 7700 900123',
+      email: 'unicode.tester@example.com',
+      loyaltyTier: 'gold',
+    },
     reference: 'FAULT-UNKNOWN-1',
     amount: { value: 1250075, currency: 'XOF', precision: 0 },
     status: 'partially_paid',
     expiresIn: 2880,
-    payable: { enabled: true, methods: ['payment_link', 'crypto_wallet'], options: [{ method: 'crypto_wallet', network: 'lightning', nested: { depth: 2, tags: ['a', 'b'] } }, 'plain-string-option', 42] },
-    followUp: { enabled: true, startAfter: 90, cadence: 'every_3d', channels: ['whatsapp', 'carrier_pigeon'], tone: 'stern', quietHours: { from: '22:00', to: '07:00' } },
-    metadata: [{ name: 'Mystery box', amount: { value: 1250075, currency: 'XOF' }, description: 'Contents vary', quantity: 1, sku: 'MB-1' }],
-    events: [{ type: 'reminder.sent', channel: 'carrier_pigeon', createdAt: '2026-11-02T09:00:00.000Z' }, { note: 'an event without a type or time', weight: 3 }],
+    payable: {
+      enabled: true,
+      methods: ['payment_link', 'crypto_wallet'],
+      options: [
+        { method: 'crypto_wallet', network: 'lightning', nested: { depth: 2, tags: ['a', 'b'] } },
+        'plain-string-option',
+        42,
+      ],
+    },
+    followUp: {
+      enabled: true,
+      startAfter: 90,
+      cadence: 'every_3d',
+      channels: ['whatsapp', 'carrier_pigeon'],
+      tone: 'stern',
+      quietHours: { from: '22:00', to: '07:00' },
+    },
+    metadata: [
+      {
+        name: 'Mystery box',
+        amount: { value: 1250075, currency: 'XOF' },
+        description: 'Contents vary',
+        quantity: 1,
+        sku: 'MB-1',
+      },
+    ],
+    events: [
+      { type: 'reminder.sent', channel: 'carrier_pigeon', createdAt: '2026-11-02T09:00:00.000Z' },
+      { note: 'an event without a type or time', weight: 3 },
+    ],
     createdAt: '2026-11-01T08:30:00.000Z',
     updatedAt: '2026-11-02T09:00:00.000Z',
     completedAt: null,
@@ -84,7 +120,16 @@ export function unknownValuesCollection(id: string) {
 }
 
 export function unknownValuesProvider(id: string) {
-  return { id, name: 'Quantum Pay ✨', slug: 'quantum-pay', enabled: true, createdAt: '2026-10-01T00:00:00.000Z', updatedAt: '2026-10-05T12:00:00.000Z', region: 'eu-west', capabilities: ['refunds'] };
+  return {
+    id,
+    name: 'Quantum Pay ✨',
+    slug: 'quantum-pay',
+    enabled: true,
+    createdAt: '2026-10-01T00:00:00.000Z',
+    updatedAt: '2026-10-05T12:00:00.000Z',
+    region: 'eu-west',
+    capabilities: ['refunds'],
+  };
 }
 
 export function badShapeCollection(id: string) {
@@ -95,14 +140,36 @@ export function badShapeCollection(id: string) {
 export function bareCollection(id: string) {
   const base = unknownValuesCollection(id);
   return {
-    id, type: 'integrated', contact: { id: 'contact_bare', firstName: 'Bare', lastName: 'Record', phone: '+15550100', email: 'bare@example.com' },
-    reference: 'BARE-1', amount: { value: 5000, currency: 'USD' }, status: 'pending', expiresIn: 1440,
+    id,
+    type: 'integrated',
+    contact: {
+      id: 'contact_bare',
+      firstName: 'Bare',
+      lastName: 'Record',
+      phone: '+15550100',
+      email: 'bare@example.com',
+    },
+    reference: 'BARE-1',
+    amount: { value: 5000, currency: 'USD' },
+    status: 'pending',
+    expiresIn: 1440,
     payable: { enabled: false, methods: [], options: [] },
     followUp: { enabled: false, startAfter: 0, cadence: 'every_10m', channels: [], tone: 'gentle' },
-    metadata: [], events: [], createdAt: base.createdAt, updatedAt: base.createdAt, completedAt: null,
+    metadata: [],
+    events: [],
+    createdAt: base.createdAt,
+    updatedAt: base.createdAt,
+    completedAt: null,
   };
 }
 
 export function bareProvider(id: string) {
-  return { id, name: 'Dormant Provider', slug: 'dormant', enabled: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+  return {
+    id,
+    name: 'Dormant Provider',
+    slug: 'dormant',
+    enabled: false,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
 }

@@ -11,7 +11,8 @@ const EXAMPLES: Record<string, (c: SeedCollection) => boolean> = {
   unicodeName: (c) => /[^\x00-\x7f]/.test(c.contact.firstName + c.contact.lastName),
   noLineItems: (c) => c.metadata.length === 0,
   multipleLineItems: (c) => c.metadata.length >= 3 && c.metadata.some((i) => i.quantity > 1),
-  itemsTotalDiffers: (c) => c.metadata.length > 0 && c.metadata.reduce((s, i) => s + i.amount.value * i.quantity, 0) !== c.amount.value,
+  itemsTotalDiffers: (c) =>
+    c.metadata.length > 0 && c.metadata.reduce((s, i) => s + i.amount.value * i.quantity, 0) !== c.amount.value,
   followUpOff: (c) => !c.followUp.enabled,
   followUpOn: (c) => c.followUp.enabled && c.followUp.cadence === 'every_10m' && c.followUp.tone === 'gentle',
   completed: (c) => c.status === 'completed' && c.completedAt !== null,
@@ -21,8 +22,17 @@ const EXAMPLES: Record<string, (c: SeedCollection) => boolean> = {
 };
 
 export function loadFixtures(db: Database.Database, faults: boolean) {
-  const accounts = db.prepare('SELECT id, name, api_key AS key, listed FROM accounts ORDER BY id').all() as { id: string; name: string; key: string; listed: number }[];
-  const recent = db.prepare('SELECT body FROM collections WHERE account_id = ? AND (list_pos < 2000 OR list_pos IS NULL) ORDER BY created_at DESC LIMIT 3000').pluck();
+  const accounts = db.prepare('SELECT id, name, api_key AS key, listed FROM accounts ORDER BY id').all() as {
+    id: string;
+    name: string;
+    key: string;
+    listed: number;
+  }[];
+  const recent = db
+    .prepare(
+      'SELECT body FROM collections WHERE account_id = ? AND (list_pos < 2000 OR list_pos IS NULL) ORDER BY created_at DESC LIMIT 3000',
+    )
+    .pluck();
   const providers = db.prepare('SELECT id FROM providers WHERE account_id = ? ORDER BY id').pluck();
 
   return {
@@ -39,7 +49,10 @@ export function loadFixtures(db: Database.Database, faults: boolean) {
         listedCollections: account.listed,
         collections: {
           integrated: integrated.slice(0, 5).map((c) => c.id),
-          notIntegrated: records.filter((c) => c.type !== 'integrated').slice(0, 5).map((c) => c.id),
+          notIntegrated: records
+            .filter((c) => c.type !== 'integrated')
+            .slice(0, 5)
+            .map((c) => c.id),
         },
         providers: providers.all(account.id) as string[],
         examples,

@@ -14,11 +14,15 @@ const db = openDatabase(config.dbPath);
 const server = createSandbox({ db, faults: config.faults, slowMs: config.slowMs, delayMs: config.delayMs });
 
 server.on('error', (err: NodeJS.ErrnoException) => {
-  console.error(`[sandbox] cannot listen on ${config.host}:${config.port}: ${err.code === 'EADDRINUSE' ? 'the port is in use (set SANDBOX_PORT)' : err.message}`);
+  console.error(
+    `[sandbox] cannot listen on ${config.host}:${config.port}: ${err.code === 'EADDRINUSE' ? 'the port is in use (set SANDBOX_PORT)' : err.message}`,
+  );
   process.exit(1);
 });
 server.listen(config.port, config.host, () => {
-  console.log(`[sandbox] upstream API on http://${config.host}:${config.port}  (keys: sk_sandbox_demo, sk_sandbox_other; ids: /__sandbox/fixtures${config.faults ? '; faults ON' : ''})`);
+  console.log(
+    `[sandbox] upstream API on http://${config.host}:${config.port}  (keys: sk_sandbox_demo, sk_sandbox_other; ids: /__sandbox/fixtures${config.faults ? '; faults ON' : ''})`,
+  );
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -80,7 +80,8 @@ describe('sandbox endpoints', () => {
       expect(account.collections.integrated.length).toBeGreaterThan(0);
       expect(account.collections.notIntegrated.length).toBeGreaterThan(0);
       expect(account.providers.length).toBeGreaterThan(0);
-      for (const id of [...account.collections.integrated, ...account.collections.notIntegrated]) expect(id).toMatch(/^pay_/);
+      for (const id of [...account.collections.integrated, ...account.collections.notIntegrated])
+        expect(id).toMatch(/^pay_/);
       for (const id of account.providers) expect(id).toMatch(/^prv_/);
     }
     expect(demo.providers.length).toBeGreaterThan(other.providers.length);
@@ -118,7 +119,9 @@ describe('GET /public/collections/{id}', () => {
   });
 
   it('returns a completed collection with completedAt and a pending one without', async () => {
-    const completed = collectionEnvelopeSchema.parse(await (await get(`/public/collections/${demo.examples.completed}`)).json()).data;
+    const completed = collectionEnvelopeSchema.parse(
+      await (await get(`/public/collections/${demo.examples.completed}`)).json(),
+    ).data;
     expect(completed.status).toBe('completed');
     expect(completed.completedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
@@ -131,9 +134,21 @@ describe('GET /public/collections/{id}', () => {
   });
 
   it('gives 403 "Collection belongs to a different account" across accounts, both ways', async () => {
-    await expectError(await get(`/public/collections/${other.collections.integrated[0]}`), 403, 'Collection belongs to a different account');
-    await expectError(await get(`/public/collections/${other.collections.notIntegrated[0]}`), 403, 'Collection belongs to a different account');
-    await expectError(await get(`/public/collections/${demo.collections.integrated[0]}`, bearer(other.key)), 403, 'Collection belongs to a different account');
+    await expectError(
+      await get(`/public/collections/${other.collections.integrated[0]}`),
+      403,
+      'Collection belongs to a different account',
+    );
+    await expectError(
+      await get(`/public/collections/${other.collections.notIntegrated[0]}`),
+      403,
+      'Collection belongs to a different account',
+    );
+    await expectError(
+      await get(`/public/collections/${demo.collections.integrated[0]}`, bearer(other.key)),
+      403,
+      'Collection belongs to a different account',
+    );
   });
 });
 
@@ -142,7 +157,12 @@ describe('authentication', () => {
 
   it('accepts the key as Authorization: Bearer, with any case of the scheme, and as X-API-Key', async () => {
     const path = `/public/collections/${demo.collections.integrated[0]}`;
-    for (const headers of [bearer(demo.key), { Authorization: `bearer ${demo.key}` }, { authorization: `BEARER ${demo.key}` }, { 'X-API-Key': demo.key }]) {
+    for (const headers of [
+      bearer(demo.key),
+      { Authorization: `bearer ${demo.key}` },
+      { authorization: `BEARER ${demo.key}` },
+      { 'X-API-Key': demo.key },
+    ]) {
       const res = await get(path, headers);
       expect(res.status, JSON.stringify(headers)).toBe(200);
     }
@@ -168,13 +188,17 @@ describe('authentication', () => {
       await invalid(await get('/public/collections', headers));
       await invalid(await get('/public/collections?limit=abc', headers));
     }
-    await expectError(await get(`/public/collections/${other.collections.integrated[0]}`), 403, 'Collection belongs to a different account');
+    await expectError(
+      await get(`/public/collections/${other.collections.integrated[0]}`),
+      403,
+      'Collection belongs to a different account',
+    );
     await expectError(await get(`/public/collections/${MISSING_COLLECTION}`), 404, 'Collection not found');
   });
 });
 
 describe('GET /public/providers/{id}', () => {
-  it('returns each of the account\'s providers in the success envelope', async () => {
+  it("returns each of the account's providers in the success envelope", async () => {
     for (const id of demo.providers) {
       const res = await get(`/public/providers/${id}`);
       expect(res.status).toBe(200);
@@ -186,8 +210,16 @@ describe('GET /public/providers/{id}', () => {
   });
 
   it('gives 403 "Provider belongs to a different account" for the other account\'s provider', async () => {
-    await expectError(await get(`/public/providers/${other.providers[0]}`), 403, 'Provider belongs to a different account');
-    await expectError(await get(`/public/providers/${demo.providers[0]}`, bearer(other.key)), 403, 'Provider belongs to a different account');
+    await expectError(
+      await get(`/public/providers/${other.providers[0]}`),
+      403,
+      'Provider belongs to a different account',
+    );
+    await expectError(
+      await get(`/public/providers/${demo.providers[0]}`, bearer(other.key)),
+      403,
+      'Provider belongs to a different account',
+    );
   });
 
   it('gives 404 "Provider not found" for unknown ids, including a collection id', async () => {
@@ -212,10 +244,12 @@ describe('GET /public/collections (list)', () => {
     expect(body.meta).toEqual({ count: 253, next: 2, prev: null });
     expect(body.meta.count).toBe(demo.listedCollections);
     // The fixtures' integrated sample is the newest of the list.
-    expect(body.data.slice(0, demo.collections.integrated.length).map((c) => c.id)).toEqual(demo.collections.integrated);
+    expect(body.data.slice(0, demo.collections.integrated.length).map((c) => c.id)).toEqual(
+      demo.collections.integrated,
+    );
   });
 
-  it('accepts limit=100 and answers middle, last and past-the-end pages per the seed\'s rule', async () => {
+  it("accepts limit=100 and answers middle, last and past-the-end pages per the seed's rule", async () => {
     const first = await listPage('?limit=100');
     expect(first.data).toHaveLength(100);
     expect(first.meta).toEqual({ count: 253, next: 2, prev: null });
@@ -246,8 +280,19 @@ describe('GET /public/collections (list)', () => {
   });
 
   it.each([
-    ['limit=101'], ['limit=0'], ['limit=-1'], ['limit=abc'], ['limit=1.5'], ['limit=10&limit=20'], ['limit='],
-    ['page=0'], ['page=-1'], ['page=abc'], ['page=1.5'], ['page=1&page=2'], ['page=01'],
+    ['limit=101'],
+    ['limit=0'],
+    ['limit=-1'],
+    ['limit=abc'],
+    ['limit=1.5'],
+    ['limit=10&limit=20'],
+    ['limit='],
+    ['page=0'],
+    ['page=-1'],
+    ['page=abc'],
+    ['page=1.5'],
+    ['page=1&page=2'],
+    ['page=01'],
   ])('rejects %s with 400 and the error envelope', async (query) => {
     const res = await get(`/public/collections?${query}`);
     expect(res.status).toBe(400);
@@ -285,7 +330,7 @@ describe('GET /public/collections (list)', () => {
     expect(ids).toEqual(full.map((c) => c.id));
   });
 
-  it('scopes the list to the key\'s account: the other account\'s list is disjoint', async () => {
+  it("scopes the list to the key's account: the other account's list is disjoint", async () => {
     const body = await listPage('?limit=100', bearer(other.key));
     expect(body.meta).toEqual({ count: other.listedCollections, next: null, prev: null });
     expect(body.data).toHaveLength(other.listedCollections);
@@ -297,7 +342,15 @@ describe('GET /public/collections (list)', () => {
 
 describe('routing', () => {
   it('gives 404 with the error envelope for paths outside the interface', async () => {
-    for (const path of ['/', '/public', '/public/providers', '/public/collections/', '/public/collections/a/b', '/collections', '/public/contacts/x']) {
+    for (const path of [
+      '/',
+      '/public',
+      '/public/providers',
+      '/public/collections/',
+      '/public/collections/a/b',
+      '/collections',
+      '/public/contacts/x',
+    ]) {
       await expectError(await get(path), 404, 'Not found');
     }
   });
@@ -313,7 +366,10 @@ describe('routing', () => {
   });
 
   it('answers HEAD like GET, without a body', async () => {
-    const res = await fetch(`${base}/public/collections/${demo.collections.integrated[0]}`, { method: 'HEAD', headers: bearer(demo.key) });
+    const res = await fetch(`${base}/public/collections/${demo.collections.integrated[0]}`, {
+      method: 'HEAD',
+      headers: bearer(demo.key),
+    });
     expect(res.status).toBe(200);
     expect(Number(res.headers.get('content-length'))).toBeGreaterThan(0);
     expect(await res.text()).toBe('');

@@ -26,4 +26,6 @@ createDatabase(out, {
   seed: Number(values.seed),
   onProgress: (done) => process.stdout.write(`\r${done.toLocaleString('en')} collections…`),
 });
-console.log(`\nSeeded ${collections.toLocaleString('en')} demo collections into ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `\nSeeded ${collections.toLocaleString('en')} demo collections into ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);

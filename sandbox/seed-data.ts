@@ -10,8 +10,54 @@ import type { Random } from './random';
 export const SEED_VERSION = 3;
 const NEWEST = Date.parse('2026-11-20T16:45:12.345Z');
 
-const FIRST_NAMES = ['Ada', 'Chidinma', 'José', 'Zoë', 'Søren', 'Ọláolúwa', 'Łukasz', 'Ayşe', 'Mei', 'Nguyễn Văn', 'Fatima', 'Kwame', 'Priya', 'Ingrid', 'Tomás', 'Amaka', 'Émile', 'Yusuf', 'Hana', 'Oluwaseun', 'Grace', 'Björn', 'Aleksandra', 'Ngozi'];
-const LAST_NAMES = ['Okafor', 'García', 'Müller', 'O’Brien', 'Nakamura', 'Adébáyọ̀', 'Kowalski', 'Yılmaz', '李', 'An', 'Mensah', 'Sharma', 'Johansson', 'Eze', 'Dubois', 'Abdullahi', 'Novák', 'Smith', 'Ødegaard', 'Nwosu'];
+const FIRST_NAMES = [
+  'Ada',
+  'Chidinma',
+  'José',
+  'Zoë',
+  'Søren',
+  'Ọláolúwa',
+  'Łukasz',
+  'Ayşe',
+  'Mei',
+  'Nguyễn Văn',
+  'Fatima',
+  'Kwame',
+  'Priya',
+  'Ingrid',
+  'Tomás',
+  'Amaka',
+  'Émile',
+  'Yusuf',
+  'Hana',
+  'Oluwaseun',
+  'Grace',
+  'Björn',
+  'Aleksandra',
+  'Ngozi',
+];
+const LAST_NAMES = [
+  'Okafor',
+  'García',
+  'Müller',
+  'O’Brien',
+  'Nakamura',
+  'Adébáyọ̀',
+  'Kowalski',
+  'Yılmaz',
+  '李',
+  'An',
+  'Mensah',
+  'Sharma',
+  'Johansson',
+  'Eze',
+  'Dubois',
+  'Abdullahi',
+  'Novák',
+  'Smith',
+  'Ødegaard',
+  'Nwosu',
+];
 const ASCII: Record<string, string> = { ø: 'o', Ø: 'o', ł: 'l', Ł: 'l', ı: 'i', ' ': '.' };
 
 const CURRENCIES = [
@@ -38,20 +84,44 @@ const PRODUCTS = [
 ] as const;
 
 const PROVIDERS = [
-  ['Paystack', 'paystack'], ['Flutterwave', 'flutterwave'], ['Stripe', 'stripe'],
-  ['Monnify', 'monnify'], ['M-Pesa Daraja', 'mpesa'], ['Kuda Business', 'kuda'],
-  ['Opay', 'opay'], ['Wise', 'wise'],
+  ['Paystack', 'paystack'],
+  ['Flutterwave', 'flutterwave'],
+  ['Stripe', 'stripe'],
+  ['Monnify', 'monnify'],
+  ['M-Pesa Daraja', 'mpesa'],
+  ['Kuda Business', 'kuda'],
+  ['Opay', 'opay'],
+  ['Wise', 'wise'],
 ] as const;
 
-export type SeedAccount = { id: string; name: string; key: string; collections: number; nonIntegrated: number; providers: number };
+export type SeedAccount = {
+  id: string;
+  name: string;
+  key: string;
+  collections: number;
+  nonIntegrated: number;
+  providers: number;
+};
 
 export const ACCOUNTS: SeedAccount[] = [
   { id: 'acc_demo', name: 'Demo Store', key: 'sk_sandbox_demo', collections: 257, nonIntegrated: 4, providers: 6 },
-  { id: 'acc_other', name: 'Other Business Ltd', key: 'sk_sandbox_other', collections: 24, nonIntegrated: 2, providers: 2 },
+  {
+    id: 'acc_other',
+    name: 'Other Business Ltd',
+    key: 'sk_sandbox_other',
+    collections: 24,
+    nonIntegrated: 2,
+    providers: 2,
+  },
 ];
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const ascii = (s: string) => [...s.normalize('NFD').replace(/\p{M}/gu, '')].map((c) => ASCII[c] ?? c).join('').replace(/[^A-Za-z.]/g, '').toLowerCase();
+const ascii = (s: string) =>
+  [...s.normalize('NFD').replace(/\p{M}/gu, '')]
+    .map((c) => ASCII[c] ?? c)
+    .join('')
+    .replace(/[^A-Za-z.]/g, '')
+    .toLowerCase();
 
 function lineItems(r: Random, currency: string, min: number, max: number) {
   const count = r.chance(0.08) ? 0 : r.int(1, 4);
@@ -66,7 +136,14 @@ function options(r: Random, methods: string[], seq: number) {
   return methods.flatMap((method): Record<string, unknown>[] => {
     if (r.chance(0.5)) return [];
     return method === 'virtual_account'
-      ? [{ method, bankName: r.pick(['Wema Bank', 'Providus Bank', 'Sterling Bank']), accountNumber: String(r.int(1_000_000_000, 9_999_999_999)), expiresAt: null }]
+      ? [
+          {
+            method,
+            bankName: r.pick(['Wema Bank', 'Providus Bank', 'Sterling Bank']),
+            accountNumber: String(r.int(1_000_000_000, 9_999_999_999)),
+            expiresAt: null,
+          },
+        ]
       : [{ method, url: `https://pay.example.com/l/${seq.toString(36)}${r.token(6)}`, reusable: r.chance(0.3) }];
   });
 }
@@ -79,7 +156,12 @@ function events(r: Random, createdAt: number, completed: boolean, channels: stri
     t += r.int(10, 600) * 60_000;
     out.push({ type: 'reminder.sent', channel, createdAt: iso(t) });
   }
-  if (completed) out.push({ type: 'payment.received', createdAt: iso(t + r.int(1, 300) * 60_000), method: r.pick(['payment_link', 'virtual_account']) });
+  if (completed)
+    out.push({
+      type: 'payment.received',
+      createdAt: iso(t + r.int(1, 300) * 60_000),
+      method: r.pick(['payment_link', 'virtual_account']),
+    });
   return out;
 }
 
@@ -94,7 +176,11 @@ export function makeCollection(r: Random, seq: number, createdAt: number, integr
   const completed = status === 'completed';
   const methods = r.chance(0.5) ? ['payment_link', 'virtual_account'] : [r.pick(['payment_link', 'virtual_account'])];
   const followOn = r.chance(0.65);
-  const channels = r.chance(0.15) ? ['whatsapp', 'sms', 'email'] : r.chance(0.5) ? ['whatsapp', 'sms'] : [r.pick(['whatsapp', 'sms'])];
+  const channels = r.chance(0.15)
+    ? ['whatsapp', 'sms', 'email']
+    : r.chance(0.5)
+      ? ['whatsapp', 'sms']
+      : [r.pick(['whatsapp', 'sms'])];
   const evs = events(r, createdAt, completed, followOn ? channels : []);
   const lastEvent = evs.length ? Date.parse(String(evs[evs.length - 1]!.createdAt)) : createdAt;
   const updatedAt = Math.max(lastEvent, createdAt + (r.chance(0.5) ? 0 : r.int(1, 90) * 60_000));
@@ -156,6 +242,9 @@ export function* generate(r: Random, account: SeedAccount) {
     t -= r.int(1, 240) * 60_000 + r.int(0, 59_999);
   }
   for (let i = 0; i < account.providers; i++) {
-    yield { kind: 'provider' as const, record: makeProvider(r, i + (account.id === 'acc_demo' ? 0 : 5), NEWEST - (i + 1) * 37 * 86_400_000) };
+    yield {
+      kind: 'provider' as const,
+      record: makeProvider(r, i + (account.id === 'acc_demo' ? 0 : 5), NEWEST - (i + 1) * 37 * 86_400_000),
+    };
   }
 }

@@ -4,8 +4,16 @@ import { isCollectionId, isProviderId } from '../lib/api/ids';
 import { parseState, pagingSchema } from '../lib/api/list-state';
 import { loadFixtures } from './fixtures';
 import {
-  badShapeCollection, bareCollection, bareProvider, createFlakyCounter, faultForId, faultForPage, RETRY_AFTER_SECONDS,
-  unknownValuesCollection, unknownValuesProvider, type Fault,
+  badShapeCollection,
+  bareCollection,
+  bareProvider,
+  createFlakyCounter,
+  faultForId,
+  faultForPage,
+  RETRY_AFTER_SECONDS,
+  unknownValuesCollection,
+  unknownValuesProvider,
+  type Fault,
 } from './faults';
 
 export type SandboxOptions = {
@@ -21,8 +29,13 @@ export type SandboxOptions = {
 type Account = { id: string; name: string; listed: number };
 type Reply = { status: number; body: string; headers?: Record<string, string> };
 
-const json = (status: number, value: unknown, headers?: Record<string, string>): Reply => ({ status, body: JSON.stringify(value), headers });
-const error = (status: number, message: string, headers?: Record<string, string>) => json(status, { status: 'error', message }, headers);
+const json = (status: number, value: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body: JSON.stringify(value),
+  headers,
+});
+const error = (status: number, message: string, headers?: Record<string, string>) =>
+  json(status, { status: 'error', message }, headers);
 const INVALID_KEY = () => error(401, 'Invalid API key');
 
 /** The key from `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
@@ -40,7 +53,9 @@ export function createSandbox(options: SandboxOptions) {
   const fixtures = loadFixtures(db, Boolean(options.faults));
   const q = {
     account: db.prepare('SELECT id, name, listed FROM accounts WHERE api_key = ?'),
-    page: db.prepare('SELECT body FROM collections WHERE account_id = ? AND list_pos >= ? AND list_pos < ? ORDER BY list_pos').pluck(),
+    page: db
+      .prepare('SELECT body FROM collections WHERE account_id = ? AND list_pos >= ? AND list_pos < ? ORDER BY list_pos')
+      .pluck(),
     collection: db.prepare('SELECT account_id AS owner, body FROM collections WHERE id = ?'),
     provider: db.prepare('SELECT account_id AS owner, body FROM providers WHERE id = ?'),
   };
@@ -51,9 +66,16 @@ export function createSandbox(options: SandboxOptions) {
     const { page, limit } = parsed.value;
     const start = (page - 1) * limit;
     const rows = start < account.listed ? (q.page.all(account.id, start, start + limit) as string[]) : [];
-    const meta = { count: account.listed, next: start + limit < account.listed ? page + 1 : null, prev: page > 1 ? page - 1 : null };
+    const meta = {
+      count: account.listed,
+      next: start + limit < account.listed ? page + 1 : null,
+      prev: page > 1 ? page - 1 : null,
+    };
     // Records are stored as the JSON we send: splice them in rather than parse and re-serialise.
-    return { status: 200, body: `{"status":"success","message":"Collections retrieved successfully","data":[${rows.join(',')}],"meta":${JSON.stringify(meta)}}` };
+    return {
+      status: 200,
+      body: `{"status":"success","message":"Collections retrieved successfully","data":[${rows.join(',')}],"meta":${JSON.stringify(meta)}}`,
+    };
   }
 
   function one(kind: 'collection' | 'provider', account: Account, id: string): Reply {
@@ -66,26 +88,61 @@ export function createSandbox(options: SandboxOptions) {
   }
 
   /** The reply a fault stands for; `null` means answer normally. */
-  async function faulted(fault: Fault, kind: 'collection' | 'provider' | 'list', id: string): Promise<Reply | 'reset' | null> {
+  async function faulted(
+    fault: Fault,
+    kind: 'collection' | 'provider' | 'list',
+    id: string,
+  ): Promise<Reply | 'reset' | null> {
     const record = () => (kind === 'provider' ? unknownValuesProvider(id) : unknownValuesCollection(id));
-    const ok = (data: unknown) => json(200, kind === 'list'
-      ? { status: 'success', message: 'Collections retrieved successfully', data: [data], meta: { count: 1, next: null, prev: null } }
-      : { status: 'success', message: `${kind === 'provider' ? 'Provider' : 'Collection'} retrieved successfully`, data });
+    const ok = (data: unknown) =>
+      json(
+        200,
+        kind === 'list'
+          ? {
+              status: 'success',
+              message: 'Collections retrieved successfully',
+              data: [data],
+              meta: { count: 1, next: null, prev: null },
+            }
+          : {
+              status: 'success',
+              message: `${kind === 'provider' ? 'Provider' : 'Collection'} retrieved successfully`,
+              data,
+            },
+      );
     switch (fault.kind) {
-      case 'slow': await new Promise((r) => setTimeout(r, slowMs)); return ok(record());
-      case '500': return error(500, 'Internal server error');
-      case '503': return error(503, 'Service temporarily unavailable');
-      case 'malformed': return { status: 200, body: '{"status":"success","data":{"id":"pay_' };
-      case 'badshape': return ok(kind === 'provider' ? { ...record(), enabled: 'yes' } : badShapeCollection(id));
-      case 'unknown': return ok(record());
-      case '401': return INVALID_KEY();
-      case '429': return error(429, 'Too many requests', { 'Retry-After': String(RETRY_AFTER_SECONDS) });
-      case '400': return error(400, 'Bad request');
-      case 'reset': return 'reset';
+      case 'slow':
+        await new Promise((r) => setTimeout(r, slowMs));
+        return ok(record());
+      case '500':
+        return error(500, 'Internal server error');
+      case '503':
+        return error(503, 'Service temporarily unavailable');
+      case 'malformed':
+        return { status: 200, body: '{"status":"success","data":{"id":"pay_' };
+      case 'badshape':
+        return ok(kind === 'provider' ? { ...record(), enabled: 'yes' } : badShapeCollection(id));
+      case 'unknown':
+        return ok(record());
+      case '401':
+        return INVALID_KEY();
+      case '429':
+        return error(429, 'Too many requests', { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+      case '400':
+        return error(400, 'Bad request');
+      case 'reset':
+        return 'reset';
       case 'empty':
-        if (kind === 'list') return json(200, { status: 'success', message: 'Collections retrieved successfully', data: [], meta: { count: 0, next: null, prev: null } });
+        if (kind === 'list')
+          return json(200, {
+            status: 'success',
+            message: 'Collections retrieved successfully',
+            data: [],
+            meta: { count: 0, next: null, prev: null },
+          });
         return ok(kind === 'provider' ? bareProvider(id) : bareCollection(id));
-      case 'flaky': return flaky(fault.token) ? error(503, 'Service temporarily unavailable') : ok(record());
+      case 'flaky':
+        return flaky(fault.token) ? error(503, 'Service temporarily unavailable') : ok(record());
     }
   }
 

@@ -26,11 +26,17 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE ?? 3);
 const PORTS = { sandbox: 4610, ours: 3610, floor: 3620, bigSandbox: 4611, oursBig: 3611 };
 const FLOOR_DIR = resolve('.data/bench-floor');
 const children: ChildProcess[] = [];
-const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() } };
+const results: Record<string, unknown> = {
+  machine: { cpus: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() },
+};
 const rows: [string, string, string, string][] = [];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' };
 
@@ -38,7 +44,9 @@ function row(name: string, ours: number, floor: number, unit: string) {
   const ratio = floor ? round(ours / floor, 2) : NaN;
   rows.push([name, `${round(ours)} ${unit}`, `${round(floor)} ${unit}`, `${ratio}×`]);
   results[name] = { ours, floor, ratio, unit };
-  console.log(`${name.padEnd(44)} ours ${String(round(ours)).padStart(9)} ${unit.padEnd(5)} floor ${String(round(floor)).padStart(9)} ${unit.padEnd(5)} ${ratio}×`);
+  console.log(
+    `${name.padEnd(44)} ours ${String(round(ours)).padStart(9)} ${unit.padEnd(5)} floor ${String(round(floor)).padStart(9)} ${unit.padEnd(5)} ${ratio}×`,
+  );
 }
 
 function fact(name: string, value: number | string, unit = '') {
@@ -49,7 +57,11 @@ function fact(name: string, value: number | string, unit = '') {
 
 /** `next` from the project's own node_modules: the floor must not mix the repo's Next with its own React. */
 function runNext(cwd: string, args: string[], extra: Record<string, string> = {}) {
-  return spawn(process.execPath, [join(cwd, 'node_modules/next/dist/bin/next'), ...args], { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [join(cwd, 'node_modules/next/dist/bin/next'), ...args], {
+    cwd,
+    env: { ...env, ...extra },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 async function build(cwd: string) {
@@ -60,9 +72,13 @@ async function build(cwd: string) {
 function prepareFloor() {
   rmSync(FLOOR_DIR, { recursive: true, force: true });
   mkdirSync(FLOOR_DIR, { recursive: true });
-  for (const f of ['app', 'next.config.mjs', 'tsconfig.json']) cpSync(join('bench/floor', f), join(FLOOR_DIR, f), { recursive: true });
+  for (const f of ['app', 'next.config.mjs', 'tsconfig.json'])
+    cpSync(join('bench/floor', f), join(FLOOR_DIR, f), { recursive: true });
   writeFileSync(join(FLOOR_DIR, 'package.json'), '{"name":"floor","private":true,"type":"module"}\n');
-  writeFileSync(join(FLOOR_DIR, 'package-lock.json'), '{"name":"floor","lockfileVersion":3,"requires":true,"packages":{}}\n');
+  writeFileSync(
+    join(FLOOR_DIR, 'package-lock.json'),
+    '{"name":"floor","lockfileVersion":3,"requires":true,"packages":{}}\n',
+  );
   try {
     execFileSync('cp', ['-al', 'node_modules', join(FLOOR_DIR, 'node_modules')]);
   } catch {
@@ -78,14 +94,24 @@ function start(bin: string, args: string[], extra: Record<string, string>) {
 
 async function waitFor(url: string) {
   for (let i = 0; i < 600; i++) {
-    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
     await sleep(200);
   }
   throw new Error(`${url} did not come up`);
 }
 
 function serverPid(parent: number): number {
-  const kids = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const kids = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   return kids.length ? serverPid(kids[0]!) : parent;
 }
 
@@ -112,7 +138,9 @@ async function visibleAt(browser: Browser, url: string, ready: Ready) {
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'commit' });
   // A function, not a string: the dashboard's CSP rightly forbids eval.
-  const at = await page.waitForFunction(readyAt, ready, { polling: 'raf', timeout: 30_000 }).then((h) => h.jsonValue() as Promise<number>);
+  const at = await page
+    .waitForFunction(readyAt, ready, { polling: 'raf', timeout: 30_000 })
+    .then((h) => h.jsonValue() as Promise<number>);
   await context.close();
   return at;
 }
@@ -123,7 +151,8 @@ const detailReady: Ready = { heading: 'Line items' };
 async function interleaved(runs: number, a: () => Promise<number>, b: () => Promise<number>) {
   const xs: number[] = [];
   const ys: number[] = [];
-  await a(); await b(); // warm both servers
+  await a();
+  await b(); // warm both servers
   for (let i = 0; i < runs; i++) {
     xs.push(await a());
     ys.push(await b());
@@ -150,7 +179,11 @@ async function nextPage(browser: Browser, prefetch: boolean) {
   const page = await context.newPage();
   let release: (() => void) | undefined;
   const held = new Promise<void>((r) => (release = r));
-  if (!prefetch) await page.route(/\/api\/collections\?page=2&/, async (route) => { await held; await route.continue(); });
+  if (!prefetch)
+    await page.route(/\/api\/collections\?page=2&/, async (route) => {
+      await held;
+      await route.continue();
+    });
   const requested = page.waitForRequest(/\/api\/collections\?page=2&/);
   const prefetched = prefetch ? page.waitForResponse(/\/api\/collections\?page=2&/) : null;
   await page.goto(`http://127.0.0.1:${PORTS.ours}/collections`);
@@ -165,7 +198,11 @@ async function nextPage(browser: Browser, prefetch: boolean) {
     const body = document.querySelector('main table tbody')!;
     const before = body.querySelector('tr')?.textContent;
     const observer = new MutationObserver(() => {
-      if (body.querySelector('tr')?.textContent === before || body.closest('table')?.getAttribute('aria-busy') === 'true') return;
+      if (
+        body.querySelector('tr')?.textContent === before ||
+        body.closest('table')?.getAttribute('aria-busy') === 'true'
+      )
+        return;
       observer.disconnect();
       requestAnimationFrame(() => (w.paintedAt = performance.now()));
     });
@@ -173,16 +210,22 @@ async function nextPage(browser: Browser, prefetch: boolean) {
   });
   await page.getByRole('button', { name: 'Next page' }).click();
   release?.();
-  const [at, clickAt] = await page.waitForFunction(() => {
-    const w = window as unknown as { clickAt?: number; paintedAt?: number };
-    return w.paintedAt && w.clickAt ? [w.paintedAt, w.clickAt] : false;
-  }).then((h) => h.jsonValue() as Promise<[number, number]>);
+  const [at, clickAt] = await page
+    .waitForFunction(() => {
+      const w = window as unknown as { clickAt?: number; paintedAt?: number };
+      return w.paintedAt && w.clickAt ? [w.paintedAt, w.clickAt] : false;
+    })
+    .then((h) => h.jsonValue() as Promise<[number, number]>);
   await context.close();
   return at - clickAt;
 }
 
 /** One Lighthouse run; its own runtime errors (NO_NAVSTART and the like, seen here now and then) get two more tries. */
-function lighthouse(url: string, preset: 'mobile' | 'desktop', tries = 3): { performance: number; accessibility: number } {
+function lighthouse(
+  url: string,
+  preset: 'mobile' | 'desktop',
+  tries = 3,
+): { performance: number; accessibility: number } {
   try {
     return lighthouseOnce(url, preset);
   } catch (error) {
@@ -193,16 +236,47 @@ function lighthouse(url: string, preset: 'mobile' | 'desktop', tries = 3): { per
 }
 
 function lighthouseOnce(url: string, preset: 'mobile' | 'desktop') {
-  const flags = '--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run';
-  const args = [binPath('lighthouse'), url, `--chrome-flags=${flags}`, '--only-categories=performance,accessibility', '--output=json', '--quiet', ...(preset === 'desktop' ? ['--preset=desktop'] : [])];
-  const out = execFileSync(process.execPath, args, { env: { ...env, CHROME_PATH: chromiumPath() ?? '' }, maxBuffer: 64 << 20 });
-  const report = JSON.parse(out.toString()) as { categories: { performance: { score: number }; accessibility: { score: number } } };
-  return { performance: report.categories.performance.score * 100, accessibility: report.categories.accessibility.score * 100 };
+  const flags =
+    '--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run';
+  const args = [
+    binPath('lighthouse'),
+    url,
+    `--chrome-flags=${flags}`,
+    '--only-categories=performance,accessibility',
+    '--output=json',
+    '--quiet',
+    ...(preset === 'desktop' ? ['--preset=desktop'] : []),
+  ];
+  const out = execFileSync(process.execPath, args, {
+    env: { ...env, CHROME_PATH: chromiumPath() ?? '' },
+    maxBuffer: 64 << 20,
+  });
+  const report = JSON.parse(out.toString()) as {
+    categories: { performance: { score: number }; accessibility: { score: number } };
+  };
+  return {
+    performance: report.categories.performance.score * 100,
+    accessibility: report.categories.accessibility.score * 100,
+  };
 }
 
 async function scale() {
   const dbPath = resolve(`.data/bench-${SCALE}.sqlite`);
-  const has = existsSync(dbPath) && (() => { const db = new Database(dbPath, { readonly: true }); try { return Number((db.prepare("SELECT value FROM meta WHERE key='collections'").get() as { value: string }).value) > SCALE; } catch { return false; } finally { db.close(); } })();
+  const has =
+    existsSync(dbPath) &&
+    (() => {
+      const db = new Database(dbPath, { readonly: true });
+      try {
+        return (
+          Number((db.prepare("SELECT value FROM meta WHERE key='collections'").get() as { value: string }).value) >
+          SCALE
+        );
+      } catch {
+        return false;
+      } finally {
+        db.close();
+      }
+    })();
   if (!has) {
     const t = performance.now();
     console.log(`Seeding ${SCALE.toLocaleString('en')} collections (once; kept in ${dbPath})…`);
@@ -213,13 +287,23 @@ async function scale() {
   start('next', ['start', '-p', String(PORTS.oursBig), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.bigSandbox) });
   await waitFor(`http://127.0.0.1:${PORTS.bigSandbox}/__sandbox/health`);
   await waitFor(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`);
-  const last = Math.ceil((await (await fetch(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`)).json()).meta.count / 10);
-  for (const [label, page] of [['first', 1], ['middle', Math.ceil(last / 2)], ['last', last]] as const) {
+  const last = Math.ceil(
+    (await (await fetch(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`)).json()).meta.count / 10,
+  );
+  for (const [label, page] of [
+    ['first', 1],
+    ['middle', Math.ceil(last / 2)],
+    ['last', last],
+  ] as const) {
     const sandboxMs: number[] = [];
     const renderMs: number[] = [];
     for (let i = 0; i < 21; i++) {
       let t = performance.now();
-      await (await fetch(`http://127.0.0.1:${PORTS.bigSandbox}/public/collections?page=${page}&limit=10`, { headers: { Authorization: 'Bearer sk_sandbox_demo' } })).text();
+      await (
+        await fetch(`http://127.0.0.1:${PORTS.bigSandbox}/public/collections?page=${page}&limit=10`, {
+          headers: { Authorization: 'Bearer sk_sandbox_demo' },
+        })
+      ).text();
       sandboxMs.push(performance.now() - t);
       t = performance.now();
       await (await fetch(`http://127.0.0.1:${PORTS.oursBig}/collections?page=${page}&limit=10`)).text();
@@ -237,15 +321,22 @@ async function main() {
   await build(FLOOR_DIR);
 
   start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DB: '.data/bench-sandbox.sqlite' });
-  const ours = start('next', ['start', '-p', String(PORTS.ours), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.sandbox), API_BASE_URL: '' });
-  const floor = runNext(FLOOR_DIR, ['start', '-p', String(PORTS.floor), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.sandbox) });
+  const ours = start('next', ['start', '-p', String(PORTS.ours), '-H', '127.0.0.1'], {
+    SANDBOX_PORT: String(PORTS.sandbox),
+    API_BASE_URL: '',
+  });
+  const floor = runNext(FLOOR_DIR, ['start', '-p', String(PORTS.floor), '-H', '127.0.0.1'], {
+    SANDBOX_PORT: String(PORTS.sandbox),
+  });
   children.push(floor);
   await waitFor(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/health`);
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/collections?limit=1`);
   await waitFor(`http://127.0.0.1:${PORTS.floor}/api/collections?limit=1`);
   const oursPid = serverPid(ours.pid!);
   const floorPid = serverPid(floor.pid!);
-  const fixtures = await (await fetch(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/fixtures`)).json() as { accounts: { examples: Record<string, string> }[] };
+  const fixtures = (await (await fetch(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/fixtures`)).json()) as {
+    accounts: { examples: Record<string, string> }[];
+  };
   const detailId = fixtures.accounts[0]!.examples.multipleLineItems!;
   const O = `http://127.0.0.1:${PORTS.ours}`;
   const F = `http://127.0.0.1:${PORTS.floor}`;
@@ -256,16 +347,33 @@ async function main() {
   console.log('\nFirst-load JS (gzip)');
   const floorJs = (await firstLoadJs(browser, `${F}/?limit=100`)).gzip;
   row('first-load JS /collections', (await firstLoadJs(browser, `${O}/collections?limit=100`)).gzip, floorJs, 'B');
-  row('first-load JS /collections/{id}', (await firstLoadJs(browser, `${O}/collections/${detailId}`)).gzip, floorJs, 'B');
+  row(
+    'first-load JS /collections/{id}',
+    (await firstLoadJs(browser, `${O}/collections/${detailId}`)).gzip,
+    floorJs,
+    'B',
+  );
 
   console.log(`\nRows visible (median of ${RUNS}, cold context, interleaved)`);
-  const list = await interleaved(RUNS, () => visibleAt(browser, `${O}/collections?limit=100`, rowsReady(100)), () => visibleAt(browser, `${F}/?limit=100`, rowsReady(100)));
+  const list = await interleaved(
+    RUNS,
+    () => visibleAt(browser, `${O}/collections?limit=100`, rowsReady(100)),
+    () => visibleAt(browser, `${F}/?limit=100`, rowsReady(100)),
+  );
   row('rows visible /collections?limit=100', list.ours, list.floor, 'ms');
-  const detail = await interleaved(RUNS, () => visibleAt(browser, `${O}/collections/${detailId}`, detailReady), () => visibleAt(browser, `${F}/?limit=10`, rowsReady(10)));
+  const detail = await interleaved(
+    RUNS,
+    () => visibleAt(browser, `${O}/collections/${detailId}`, detailReady),
+    () => visibleAt(browser, `${F}/?limit=10`, rowsReady(10)),
+  );
   row('main content visible /collections/{id}', detail.ours, detail.floor, 'ms');
 
   console.log(`\n"Next page" click to new rows (median of ${RUNS})`);
-  const next = await interleaved(RUNS, () => nextPage(browser, true), () => nextPage(browser, false));
+  const next = await interleaved(
+    RUNS,
+    () => nextPage(browser, true),
+    () => nextPage(browser, false),
+  );
   fact('next page visible, prefetch on', round(next.ours), 'ms');
   fact('next page visible, prefetch off', round(next.floor), 'ms');
   await browser.close();
@@ -274,7 +382,11 @@ async function main() {
     // Before the load tests (they leave both servers with grown heaps), and interleaved like every other figure.
     console.log(`\nLighthouse (median of ${LIGHTHOUSE_RUNS}, interleaved)`);
     for (const preset of ['mobile', 'desktop'] as const) {
-      const pages = [['/collections', `${O}/collections`], ['/collections/{id}', `${O}/collections/${detailId}`], ['floor', `${F}/?limit=100`]] as const;
+      const pages = [
+        ['/collections', `${O}/collections`],
+        ['/collections/{id}', `${O}/collections/${detailId}`],
+        ['floor', `${F}/?limit=100`],
+      ] as const;
       const runs = pages.map(() => [] as { performance: number; accessibility: number }[]);
       for (let i = 0; i < LIGHTHOUSE_RUNS; i++) pages.forEach(([, url], n) => runs[n]!.push(lighthouse(url, preset)));
       pages.forEach(([name], n) => {
@@ -286,9 +398,24 @@ async function main() {
 
   console.log('\nProxy cost (CPU per request of the server process; added p50 at one connection)');
   const sandboxList = `http://127.0.0.1:${PORTS.sandbox}/public/collections?limit=100`;
-  row('CPU/request /api/collections?limit=100', await cpuPerRequest(oursPid, `${O}/api/collections?limit=100`, 2000), await cpuPerRequest(floorPid, `${F}/api/collections?limit=100`, 2000), 'ms');
-  row('CPU/request /api/collections/{id}', await cpuPerRequest(oursPid, `${O}/api/collections/${detailId}`, 2000), await cpuPerRequest(floorPid, `${F}/api/collections?limit=1`, 2000), 'ms');
-  const direct = await new Promise<number>((res) => { autocannon({ url: sandboxList, connections: 1, amount: 1000, headers: { Authorization: 'Bearer sk_sandbox_demo' } }, (_e, r) => res(r.latency.p50)); });
+  row(
+    'CPU/request /api/collections?limit=100',
+    await cpuPerRequest(oursPid, `${O}/api/collections?limit=100`, 2000),
+    await cpuPerRequest(floorPid, `${F}/api/collections?limit=100`, 2000),
+    'ms',
+  );
+  row(
+    'CPU/request /api/collections/{id}',
+    await cpuPerRequest(oursPid, `${O}/api/collections/${detailId}`, 2000),
+    await cpuPerRequest(floorPid, `${F}/api/collections?limit=1`, 2000),
+    'ms',
+  );
+  const direct = await new Promise<number>((res) => {
+    autocannon(
+      { url: sandboxList, connections: 1, amount: 1000, headers: { Authorization: 'Bearer sk_sandbox_demo' } },
+      (_e, r) => res(r.latency.p50),
+    );
+  });
   const oursP50 = await p50(`${O}/api/collections?limit=100`);
   const floorP50 = await p50(`${F}/api/collections?limit=100`);
   fact('sandbox p50, 100-item page, direct', direct, 'ms');
@@ -300,8 +427,15 @@ async function main() {
   }
 
   writeFileSync('bench/results.json', JSON.stringify(results, null, 2));
-  const md = ['| measure | ours | floor | ratio |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-  writeFileSync('bench/results.md', `# Benchmark results\n\n${(results.machine as { cpus: number }).cpus} cores, Node ${process.version}, ${new Date().toISOString()}\n\n${md}\n`);
+  const md = [
+    '| measure | ours | floor | ratio |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+  writeFileSync(
+    'bench/results.md',
+    `# Benchmark results\n\n${(results.machine as { cpus: number }).cpus} cores, Node ${process.version}, ${new Date().toISOString()}\n\n${md}\n`,
+  );
   console.log('\nWrote bench/results.json and bench/results.md');
 }
 

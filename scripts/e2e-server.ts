@@ -10,16 +10,32 @@ import { runBin } from './run-bin.mjs';
 
 const which = process.argv[2];
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SANDBOX_PORT: String(E2E.sandboxPort) };
-for (const name of ['API_BASE_URL', 'API_KEY', 'API_KEY_HEADER', 'DASHBOARD_USERS', 'DASHBOARD_OPEN', 'AMOUNT_MINOR_UNITS']) delete env[name];
+for (const name of [
+  'API_BASE_URL',
+  'API_KEY',
+  'API_KEY_HEADER',
+  'DASHBOARD_USERS',
+  'DASHBOARD_OPEN',
+  'AMOUNT_MINOR_UNITS',
+])
+  delete env[name];
 
 let child: ChildProcess;
 if (which === 'sandbox') {
-  child = runBin('tsx', ['sandbox/main.ts'], { env: { ...env, SANDBOX_FAULTS: '1', SANDBOX_SLOW_MS: '20000', SANDBOX_DB: `.data/e2e-sandbox-${E2E.sandboxPort}.sqlite` } });
+  child = runBin('tsx', ['sandbox/main.ts'], {
+    env: {
+      ...env,
+      SANDBOX_FAULTS: '1',
+      SANDBOX_SLOW_MS: '20000',
+      SANDBOX_DB: `.data/e2e-sandbox-${E2E.sandboxPort}.sqlite`,
+    },
+  });
 } else if (which === 'dashboard' || which === 'gated') {
   mkdirSync('.data', { recursive: true });
   const port = String(which === 'gated' ? E2E.gatedPort : E2E.port);
   const log = createWriteStream(which === 'gated' ? E2E.serverLog.replace('.log', '-gated.log') : E2E.serverLog);
-  const gate = which === 'gated' ? { DASHBOARD_USERS: `other:pw,${E2E.gatedUser.username}:${E2E.gatedUser.password}` } : {};
+  const gate =
+    which === 'gated' ? { DASHBOARD_USERS: `other:pw,${E2E.gatedUser.username}:${E2E.gatedUser.password}` } : {};
   child = runBin('next', ['start', '-p', port, '-H', '127.0.0.1'], {
     env: { ...env, ...gate, PORT: port, API_TIMEOUT_MS: String(E2E.timeoutMs) },
     stdio: ['ignore', 'pipe', 'pipe'],

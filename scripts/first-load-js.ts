@@ -7,7 +7,11 @@ import type { Browser } from '@playwright/test';
  * scripts are never fetched by a modern browser, so they never count).
  * Shared by `npm run bench` and the CI budget spec.
  */
-export async function firstLoadJs(browser: Browser, url: string, options: { httpCredentials?: { username: string; password: string } } = {}) {
+export async function firstLoadJs(
+  browser: Browser,
+  url: string,
+  options: { httpCredentials?: { username: string; password: string } } = {},
+) {
   const context = await browser.newContext({ httpCredentials: options.httpCredentials });
   const page = await context.newPage();
   const bodies = new Map<string, Promise<Buffer>>();
@@ -15,7 +19,13 @@ export async function firstLoadJs(browser: Browser, url: string, options: { http
     if (response.request().resourceType() === 'script') bodies.set(response.url(), response.body());
   });
   await page.goto(url, { waitUntil: 'networkidle' });
-  const scripts = await Promise.all([...bodies].map(async ([src, body]) => ({ src, bytes: (await body).length, gzip: gzipSync(await body).length })));
+  const scripts = await Promise.all(
+    [...bodies].map(async ([src, body]) => ({ src, bytes: (await body).length, gzip: gzipSync(await body).length })),
+  );
   await context.close();
-  return { gzip: scripts.reduce((sum, s) => sum + s.gzip, 0), raw: scripts.reduce((sum, s) => sum + s.bytes, 0), scripts };
+  return {
+    gzip: scripts.reduce((sum, s) => sum + s.gzip, 0),
+    raw: scripts.reduce((sum, s) => sum + s.bytes, 0),
+    scripts,
+  };
 }

@@ -23,14 +23,23 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 async function waitFor(url: string) {
   for (let i = 0; i < 300; i++) {
-    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
     await sleep(200);
   }
   throw new Error(`${url} did not come up`);
 }
 
 function start(name: string, args: [string, string[]], env: Record<string, string>) {
-  const child = runBin(args[0], args[1], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = runBin(args[0], args[1], {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   child.on('exit', (code) => code && console.error(`${name} exited with ${code}`));
   return child;
@@ -38,7 +47,11 @@ function start(name: string, args: [string, string[]], env: Record<string, strin
 
 /** The dashboard's own Node process (next start forks the server into a child). */
 function serverPid(parent: number): number {
-  const children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   return children.length ? serverPid(children[0]!) : parent;
 }
 
@@ -47,8 +60,20 @@ async function blast(label: string, path: string, amount: number, pid: number) {
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
   const result = await autocannon({ url: `http://127.0.0.1:${PORT}${path}`, connections: 50, amount, timeout: 10 });
   clearInterval(sampler);
-  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
-  const summary = { requests: result.requests.total, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, statuses, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, peakRssMb: Math.round(peak) };
+  const statuses = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]),
+  );
+  const summary = {
+    requests: result.requests.total,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statuses,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    peakRssMb: Math.round(peak),
+  };
   results[label] = summary;
   console.log(label.padEnd(28), JSON.stringify(summary));
   return summary;
@@ -57,15 +82,23 @@ async function blast(label: string, path: string, amount: number, pid: number) {
 async function main() {
   if (!existsSync('.next/BUILD_ID')) {
     console.log('Building…');
-    if ((await exited(runBin('next', ['build'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }))) !== 0) throw new Error('build failed');
+    if ((await exited(runBin('next', ['build'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }))) !== 0)
+      throw new Error('build failed');
   }
   const common = { SANDBOX_PORT: String(SANDBOX_PORT), SANDBOX_DB: '.data/load-sandbox.sqlite' };
   let sandbox = start('sandbox', ['tsx', ['sandbox/main.ts']], common);
-  const dashboard = start('dashboard', ['next', ['start', '-p', String(PORT), '-H', '127.0.0.1']], { ...common, API_TIMEOUT_MS: String(TIMEOUT_MS), API_BASE_URL: '', PORT: String(PORT) });
+  const dashboard = start('dashboard', ['next', ['start', '-p', String(PORT), '-H', '127.0.0.1']], {
+    ...common,
+    API_TIMEOUT_MS: String(TIMEOUT_MS),
+    API_BASE_URL: '',
+    PORT: String(PORT),
+  });
   await waitFor(`http://127.0.0.1:${SANDBOX_PORT}/__sandbox/health`);
   await waitFor(`http://127.0.0.1:${PORT}/api/collections?limit=1`);
   const pid = serverPid(dashboard.pid!);
-  const fixtures = await (await fetch(`http://127.0.0.1:${SANDBOX_PORT}/__sandbox/fixtures`)).json() as { accounts: { collections: { integrated: string[] } }[] };
+  const fixtures = (await (await fetch(`http://127.0.0.1:${SANDBOX_PORT}/__sandbox/fixtures`)).json()) as {
+    accounts: { collections: { integrated: string[] } }[];
+  };
   const id = fixtures.accounts[0]!.collections.integrated[0]!;
 
   await blast('warm-up', '/api/collections?limit=100', 500, pid);
@@ -76,27 +109,39 @@ async function main() {
   // to baseline" is judged as "a second round does not grow it further" (a leak would).
   const rounds: number[] = [];
   for (const round of [1, 2]) {
-    for (const [label, path] of [['list limit=100', '/api/collections?limit=100'], ['detail', `/api/collections/${id}`]] as const) {
+    for (const [label, path] of [
+      ['list limit=100', '/api/collections?limit=100'],
+      ['detail', `/api/collections/${id}`],
+    ] as const) {
       const r = await blast(`${label} (round ${round})`, path, 10_000, pid);
-      if (r.errors || r.timeouts || r.non2xx) failures.push(`${label}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
+      if (r.errors || r.timeouts || r.non2xx)
+        failures.push(`${label}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
     }
     await sleep(5000);
     rounds.push(rssMb(pid));
     console.log(`RSS after round ${round}: ${rounds.at(-1)!.toFixed(0)} MB (baseline ${baseline.toFixed(0)} MB)`);
   }
   results.afterRoundsRssMb = rounds.map(Math.round);
-  if (rounds[1]! > rounds[0]! * 1.15 + 30) failures.push(`memory kept growing: ${rounds.map((r) => r.toFixed(0)).join(' MB, then ')} MB after two identical rounds`);
+  if (rounds[1]! > rounds[0]! * 1.15 + 30)
+    failures.push(
+      `memory kept growing: ${rounds.map((r) => r.toFixed(0)).join(' MB, then ')} MB after two identical rounds`,
+    );
 
   // A slow upstream: each answer waits 0..3 s against a 1 s deadline.
   sandbox.kill('SIGTERM');
   await exited(sandbox);
   sandbox = start('slow sandbox', ['tsx', ['sandbox/main.ts']], { ...common, SANDBOX_DELAY_MS: '3000' });
   await waitFor(`http://127.0.0.1:${SANDBOX_PORT}/__sandbox/health`);
-  for (const [label, path] of [['slow list limit=100', '/api/collections?limit=100'], ['slow detail', `/api/collections/${id}`]] as const) {
+  for (const [label, path] of [
+    ['slow list limit=100', '/api/collections?limit=100'],
+    ['slow detail', `/api/collections/${id}`],
+  ] as const) {
     const r = await blast(label, path, 2_000, pid);
     const other = Object.keys(r.statuses).filter((code) => code !== '200' && code !== '504');
-    if (r.errors || r.timeouts || other.length) failures.push(`${label}: ${r.errors} errors, ${r.timeouts} hung, statuses ${other.join(',')}`);
-    if (r.max > TIMEOUT_MS + 1500) failures.push(`${label}: slowest answer ${r.max} ms, past the ${TIMEOUT_MS} ms deadline`);
+    if (r.errors || r.timeouts || other.length)
+      failures.push(`${label}: ${r.errors} errors, ${r.timeouts} hung, statuses ${other.join(',')}`);
+    if (r.max > TIMEOUT_MS + 1500)
+      failures.push(`${label}: slowest answer ${r.max} ms, past the ${TIMEOUT_MS} ms deadline`);
   }
 
   console.log(JSON.stringify(results, null, 2));

@@ -29,7 +29,9 @@ function buildIsStale() {
   if (!existsSync(marker)) return true;
   const built = statSync(marker).mtimeMs;
   const sources = ['app', 'components', 'lib', 'public'].filter(existsSync).map(newestSource);
-  const configs = ['next.config.mjs', 'package-lock.json', 'postcss.config.mjs', 'proxy.ts', 'instrumentation.ts'].filter(existsSync).map((f) => statSync(f).mtimeMs);
+  const configs = ['next.config.mjs', 'package-lock.json', 'postcss.config.mjs', 'proxy.ts', 'instrumentation.ts']
+    .filter(existsSync)
+    .map((f) => statSync(f).mtimeMs);
   return Math.max(...sources, ...configs) > built;
 }
 
@@ -61,16 +63,26 @@ if (useSandbox) {
   } else {
     const sandbox = runBin('tsx', ['sandbox/main.ts'], { env: { ...process.env, SANDBOX_PORT: sandboxPort } });
     children.push(sandbox);
-    sandbox.on('exit', (code) => { console.error('> The sandbox stopped'); stopAll(code || 1); });
+    sandbox.on('exit', (code) => {
+      console.error('> The sandbox stopped');
+      stopAll(code || 1);
+    });
     const deadline = Date.now() + 60_000;
     while (!(await sandboxUp())) {
-      if (Date.now() > deadline) { console.error('> The sandbox did not start within 60 s'); stopAll(1); }
+      if (Date.now() > deadline) {
+        console.error('> The sandbox did not start within 60 s');
+        stopAll(1);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 }
 
-const next = runBin('next', [dev ? 'dev' : 'start', '-p', port], { env: { ...process.env, PORT: port, SANDBOX_PORT: sandboxPort } });
+const next = runBin('next', [dev ? 'dev' : 'start', '-p', port], {
+  env: { ...process.env, PORT: port, SANDBOX_PORT: sandboxPort },
+});
 children.push(next);
 next.on('exit', (code) => stopAll(code ?? 1));
-console.log(`> Collections Console on http://localhost:${port} ${useSandbox ? '(Sandbox data: the embedded upstream on port ' + sandboxPort + ')' : '(upstream: ' + new URL(process.env.API_BASE_URL).origin + ')'}`);
+console.log(
+  `> Collections Console on http://localhost:${port} ${useSandbox ? '(Sandbox data: the embedded upstream on port ' + sandboxPort + ')' : '(upstream: ' + new URL(process.env.API_BASE_URL).origin + ')'}`,
+);

@@ -56,7 +56,15 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
   });
 
   if (!envelope) {
-    if (query.isError) return <ErrorState key={query.errorUpdatedAt} failure={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    if (query.isError)
+      return (
+        <ErrorState
+          key={query.errorUpdatedAt}
+          failure={query.error}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      );
     return <TableSkeleton />;
   }
 
@@ -88,21 +96,40 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
   return (
     <div>
       {query.isError ? (
-        <div className="mb-3"><ErrorState key={query.errorUpdatedAt} failure={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} /></div>
+        <div className="mb-3">
+          <ErrorState
+            key={query.errorUpdatedAt}
+            failure={query.error}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
+        </div>
       ) : null}
       {count === 0 ? (
-        <EmptyState title="No collections yet">Collections this account creates through the API will appear here.</EmptyState>
+        <EmptyState title="No collections yet">
+          Collections this account creates through the API will appear here.
+        </EmptyState>
       ) : rows.length === 0 ? (
         <EmptyState title={`Page ${page} is past the end`}>
           There {lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`} of {limit} rows.{' '}
-          <Link href={collectionsHref({ page: lastPage, limit })} className="font-medium text-sky-800 underline dark:text-sky-300">
+          <Link
+            href={collectionsHref({ page: lastPage, limit })}
+            className="font-medium text-sky-800 underline dark:text-sky-300"
+          >
             Go to the last page
           </Link>
         </EmptyState>
       ) : (
-        <div role="region" aria-label="Collections table" tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800">
+        <div
+          role="region"
+          aria-label="Collections table"
+          tabIndex={0}
+          className="overflow-x-auto rounded-lg border border-zinc-200 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800"
+        >
           <table aria-busy={busy} className={`w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}>
-            <caption className="sr-only">Collections, page {page} of {lastPage}</caption>
+            <caption className="sr-only">
+              Collections, page {page} of {lastPage}
+            </caption>
             <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
@@ -147,7 +174,9 @@ function TableSkeleton() {
   return (
     <div aria-busy="true" className="space-y-2">
       <p className="sr-only">Loading collections…</p>
-      {Array.from({ length: 10 }, (_, i) => <Skeleton key={i} className="h-10 w-full" />)}
+      {Array.from({ length: 10 }, (_, i) => (
+        <Skeleton key={i} className="h-10 w-full" />
+      ))}
     </div>
   );
 }

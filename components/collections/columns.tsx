@@ -55,14 +55,23 @@ export function collectionColumns(minorUnits: boolean) {
     column.accessor('payable', {
       header: 'Methods',
       cell: ({ row }) =>
-        row.original.payable.methods.length ? row.original.payable.methods.map((m) => <EnumBadge key={m} value={m} />) : <span className="text-zinc-600 dark:text-zinc-400">—</span>,
+        row.original.payable.methods.length ? (
+          row.original.payable.methods.map((m) => <EnumBadge key={m} value={m} />)
+        ) : (
+          <span className="text-zinc-600 dark:text-zinc-400">—</span>
+        ),
     }),
     column.accessor('followUp', {
       header: 'Follow-up',
       cell: ({ row }) => {
         const f = row.original.followUp;
         if (!f.enabled) return <Badge>Off</Badge>;
-        return [<Badge key="" tone="green">On</Badge>, ...f.channels.map((ch) => <EnumBadge key={ch} value={ch} tone="neutral" />)];
+        return [
+          <Badge key="" tone="green">
+            On
+          </Badge>,
+          ...f.channels.map((ch) => <EnumBadge key={ch} value={ch} tone="neutral" />),
+        ];
       },
     }),
     column.accessor('createdAt', { header: 'Created', cell: ({ row }) => <TimeAgo iso={row.original.createdAt} /> }),
@@ -70,7 +79,9 @@ export function collectionColumns(minorUnits: boolean) {
       header: 'ID',
       cell: ({ row }) => (
         <>
-          <span className="inline-block max-w-40 truncate align-middle font-mono text-xs" title={row.original.id}>{row.original.id}</span>
+          <span className="inline-block max-w-40 truncate align-middle font-mono text-xs" title={row.original.id}>
+            {row.original.id}
+          </span>
           <CopyButton value={row.original.id} label={`id ${row.original.id}`} />
         </>
       ),

@@ -15,7 +15,9 @@ type Props = {
 };
 
 const icon = (d: string) => (
-  <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4"><path fill="currentColor" d={d} /></svg>
+  <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4">
+    <path fill="currentColor" d={d} />
+  </svg>
 );
 const ICONS = {
   first: icon('M3 3h1.5v10H3zm9.7 1.1L8.8 8l3.9 3.9-1 1.1-5-5 5-5z'),
@@ -45,15 +47,40 @@ export function Pagination({ page, limit, count, rowsOnPage, lastPage, busy, onP
             onChange={(e) => onLimit(Number(e.target.value))}
             className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
           >
-            {PAGE_SIZES.map((size) => <option key={size} value={size}>{size}</option>)}
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
           </select>
         </label>
-        <span className="tabular-nums text-zinc-700 dark:text-zinc-300">Page {nf.format(page)} of {nf.format(lastPage)}</span>
+        <span className="tabular-nums text-zinc-700 dark:text-zinc-300">
+          Page {nf.format(page)} of {nf.format(lastPage)}
+        </span>
         <div className="flex gap-1">
-          <Button aria-label="First page" disabled={atStart} onClick={() => onPage(1)} className="px-2">{ICONS.first}</Button>
-          <Button aria-label="Previous page" disabled={atStart} onClick={() => onPage(Math.min(page - 1, lastPage))} className="px-2">{ICONS.prev}</Button>
-          <Button aria-label="Next page" disabled={atEnd} onClick={() => onPage(page + 1)} className="px-2" aria-busy={busy || undefined}>{ICONS.next}</Button>
-          <Button aria-label="Last page" disabled={page === lastPage} onClick={() => onPage(lastPage)} className="px-2">{ICONS.last}</Button>
+          <Button aria-label="First page" disabled={atStart} onClick={() => onPage(1)} className="px-2">
+            {ICONS.first}
+          </Button>
+          <Button
+            aria-label="Previous page"
+            disabled={atStart}
+            onClick={() => onPage(Math.min(page - 1, lastPage))}
+            className="px-2"
+          >
+            {ICONS.prev}
+          </Button>
+          <Button
+            aria-label="Next page"
+            disabled={atEnd}
+            onClick={() => onPage(page + 1)}
+            className="px-2"
+            aria-busy={busy || undefined}
+          >
+            {ICONS.next}
+          </Button>
+          <Button aria-label="Last page" disabled={page === lastPage} onClick={() => onPage(lastPage)} className="px-2">
+            {ICONS.last}
+          </Button>
         </div>
       </div>
     </nav>

@@ -12,11 +12,18 @@ export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: s
             Collections Console
           </Link>
           <nav aria-label="Main">
-            <Link href="/collections" className={`rounded px-1 text-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white ${focusRing}`}>
+            <Link
+              href="/collections"
+              className={`rounded px-1 text-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white ${focusRing}`}
+            >
               Collections
             </Link>
           </nav>
-          {sandbox ? <Badge tone="violet" title="The upstream is the embedded sandbox: generated, not real, data">Sandbox data</Badge> : null}
+          {sandbox ? (
+            <Badge tone="violet" title="The upstream is the embedded sandbox: generated, not real, data">
+              Sandbox data
+            </Badge>
+          ) : null}
         </div>
         <OpenById examples={examples} />
       </div>

@@ -45,7 +45,9 @@ export function OpenById({ examples }: { examples: string[] }) {
   return (
     <div className="relative w-full sm:max-w-sm">
       <form role="search" onSubmit={submit} className="flex items-center">
-        <label htmlFor="open-by-id" className="sr-only">Open by ID</label>
+        <label htmlFor="open-by-id" className="sr-only">
+          Open by ID
+        </label>
         <input
           ref={input}
           id="open-by-id"
@@ -59,16 +61,29 @@ export function OpenById({ examples }: { examples: string[] }) {
           onChange={() => message && setMessage(null)}
           className={`w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 pr-8 font-mono text-sm placeholder:font-sans placeholder:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-900 ${focusRing}`}
         />
-        <kbd aria-hidden="true" className="pointer-events-none absolute right-2 hidden rounded border border-zinc-300 px-1 text-xs text-zinc-500 sm:block dark:border-zinc-700">/</kbd>
+        <kbd
+          aria-hidden="true"
+          className="pointer-events-none absolute right-2 hidden rounded border border-zinc-300 px-1 text-xs text-zinc-500 sm:block dark:border-zinc-700"
+        >
+          /
+        </kbd>
       </form>
-      <p id={hintId} aria-live="polite" className="mt-1 text-xs text-red-700 dark:text-red-300">{message}</p>
+      <p id={hintId} aria-live="polite" className="mt-1 text-xs text-red-700 dark:text-red-300">
+        {message}
+      </p>
       {examples.length ? (
         <p className="mt-1 hidden text-xs text-zinc-600 md:block dark:text-zinc-400">
           <span>Sandbox examples: </span>
           {examples.map((id, i) => (
             <span key={id}>
               {i ? ', ' : ''}
-              <Link prefetch={false} href={hrefForId(id) ?? '#'} className="font-mono underline decoration-dotted hover:text-zinc-900 dark:hover:text-zinc-100">{id}</Link>
+              <Link
+                prefetch={false}
+                href={hrefForId(id) ?? '#'}
+                className="font-mono underline decoration-dotted hover:text-zinc-900 dark:hover:text-zinc-100"
+              >
+                {id}
+              </Link>
             </span>
           ))}
         </p>

@@ -11,7 +11,15 @@ const TONES = {
 
 export type BadgeTone = keyof typeof TONES;
 
-export function Badge({ tone = 'neutral', children, title }: { tone?: BadgeTone; children: ReactNode; title?: string }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+  title,
+}: {
+  tone?: BadgeTone;
+  children: ReactNode;
+  title?: string;
+}) {
   return (
     <span title={title} className={`badge ${TONES[tone]}`}>
       {children}
@@ -30,7 +38,13 @@ export function StatusBadge({ status }: { status: string }) {
 /** An open-enum value: a friendly label when known, the raw value in mono otherwise. */
 export function EnumBadge({ value, tone = 'blue' }: { value: string; tone?: BadgeTone }) {
   const l = label(value);
-  return l.known ? <Badge tone={tone}>{l.text}</Badge> : <Badge><span className="font-mono">{l.text || '(empty)'}</span></Badge>;
+  return l.known ? (
+    <Badge tone={tone}>{l.text}</Badge>
+  ) : (
+    <Badge>
+      <span className="font-mono">{l.text || '(empty)'}</span>
+    </Badge>
+  );
 }
 
 export function OnOffBadge({ on, onText = 'On', offText = 'Off' }: { on: boolean; onText?: string; offText?: string }) {

@@ -22,15 +22,13 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   }
 
   return (
-    <button
-      type="button"
-      onClick={copy}
-      aria-label={`Copy ${label}`}
-      title={`Copy ${label}`}
-      className="icon-btn"
-    >
-      <svg aria-hidden="true" className="size-3.5"><use href={state === 'copied' ? '#i-check' : '#i-copy'} /></svg>
-      <span role="status" className="sr-only">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : ''}</span>
+    <button type="button" onClick={copy} aria-label={`Copy ${label}`} title={`Copy ${label}`} className="icon-btn">
+      <svg aria-hidden="true" className="size-3.5">
+        <use href={state === 'copied' ? '#i-check' : '#i-copy'} />
+      </svg>
+      <span role="status" className="sr-only">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : ''}
+      </span>
     </button>
   );
 }

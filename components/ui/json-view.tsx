@@ -23,10 +23,18 @@ export function JsonView({ value, filename }: { value: unknown; filename: string
       </summary>
       <div className="border-t border-zinc-200 p-4 dark:border-zinc-800">
         <div className="mb-2 flex items-center gap-2">
-          <span className="inline-flex items-center gap-1 text-sm">Copy JSON <CopyButton value={text} label="JSON" /></span>
+          <span className="inline-flex items-center gap-1 text-sm">
+            Copy JSON <CopyButton value={text} label="JSON" />
+          </span>
           <Button onClick={download}>Download JSON</Button>
         </div>
-        <pre tabIndex={0} aria-label="Raw JSON" className="max-h-[32rem] overflow-auto rounded bg-zinc-50 p-3 font-mono text-xs dark:bg-zinc-900">{text}</pre>
+        <pre
+          tabIndex={0}
+          aria-label="Raw JSON"
+          className="max-h-[32rem] overflow-auto rounded bg-zinc-50 p-3 font-mono text-xs dark:bg-zinc-900"
+        >
+          {text}
+        </pre>
       </div>
     </details>
   );

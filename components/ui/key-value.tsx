@@ -9,8 +9,14 @@ function Primitive({ value }: { value: unknown }) {
   if (value === null) return <span className="font-mono text-zinc-600 dark:text-zinc-400">null</span>;
   if (value === undefined) return <span className="font-mono text-zinc-600 dark:text-zinc-400">undefined</span>;
   if (typeof value === 'boolean') return <span className="font-mono">{String(value)}</span>;
-  if (typeof value === 'number' || typeof value === 'bigint') return <span className="font-mono tabular-nums">{String(value)}</span>;
-  if (typeof value === 'string') return value === '' ? <span className="italic text-zinc-600 dark:text-zinc-400">(empty string)</span> : <span className="break-all">{value}</span>;
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return <span className="font-mono tabular-nums">{String(value)}</span>;
+  if (typeof value === 'string')
+    return value === '' ? (
+      <span className="italic text-zinc-600 dark:text-zinc-400">(empty string)</span>
+    ) : (
+      <span className="break-all">{value}</span>
+    );
   return <span className="font-mono">{JSON.stringify(value)}</span>;
 }
 
@@ -21,7 +27,9 @@ export function KeyValue({ value, depth = 0 }: { value: unknown; depth?: number 
     return (
       <ol className="list-inside list-decimal space-y-1">
         {value.map((item, i) => (
-          <li key={i}><KeyValue value={item} depth={depth + 1} /></li>
+          <li key={i}>
+            <KeyValue value={item} depth={depth + 1} />
+          </li>
         ))}
       </ol>
     );
@@ -34,7 +42,9 @@ export function KeyValue({ value, depth = 0 }: { value: unknown; depth?: number 
         {entries.map(([key, item]) => (
           <div key={key} className="contents">
             <dt className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{key}</dt>
-            <dd className="min-w-0"><KeyValue value={item} depth={depth + 1} /></dd>
+            <dd className="min-w-0">
+              <KeyValue value={item} depth={depth + 1} />
+            </dd>
           </div>
         ))}
       </dl>

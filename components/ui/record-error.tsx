@@ -3,7 +3,17 @@ import type { ApiFailure } from '@/lib/api/failure';
 import { DetailError } from './detail-error';
 
 /** A record page whose read failed (upstream down, slow, key rejected): its id, what went wrong, Retry. */
-export function RecordError({ noun, id, failure, before }: { noun: string; id: string; failure: ApiFailure; before?: ReactNode }) {
+export function RecordError({
+  noun,
+  id,
+  failure,
+  before,
+}: {
+  noun: string;
+  id: string;
+  failure: ApiFailure;
+  before?: ReactNode;
+}) {
   return (
     <div className="space-y-4">
       {before}

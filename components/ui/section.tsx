@@ -1,11 +1,23 @@
 import type { ReactNode } from 'react';
 
 /** A titled card; the heading names the region for screen readers. */
-export function Section({ title, id, children, aside }: { title: string; id: string; children: ReactNode; aside?: ReactNode }) {
+export function Section({
+  title,
+  id,
+  children,
+  aside,
+}: {
+  title: string;
+  id: string;
+  children: ReactNode;
+  aside?: ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
       <div className="mb-3 flex items-center justify-between gap-2">
-        <h2 id={id} className="font-semibold">{title}</h2>
+        <h2 id={id} className="font-semibold">
+          {title}
+        </h2>
         {aside}
       </div>
       {children}
@@ -15,7 +27,9 @@ export function Section({ title, id, children, aside }: { title: string; id: str
 
 /** Term/definition rows for a record's fields. */
 export function Fields({ children }: { children: ReactNode }) {
-  return <dl className="grid content-start grid-cols-[minmax(7rem,max-content)_1fr] gap-x-4 gap-y-2 text-sm">{children}</dl>;
+  return (
+    <dl className="grid content-start grid-cols-[minmax(7rem,max-content)_1fr] gap-x-4 gap-y-2 text-sm">{children}</dl>
+  );
 }
 
 export function Field({ term, children }: { term: string; children: ReactNode }) {

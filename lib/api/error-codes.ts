@@ -24,7 +24,12 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** Errors worth retrying from the browser: the upstream may be back in a moment. */
 export function isTransientCode(code: ErrorCode): boolean {
-  return code === 'upstream_error' || code === 'upstream_unreachable' || code === 'upstream_timeout' || code === 'rate_limited';
+  return (
+    code === 'upstream_error' ||
+    code === 'upstream_unreachable' ||
+    code === 'upstream_timeout' ||
+    code === 'rate_limited'
+  );
 }
 
 export type ErrorSubject = 'collection' | 'provider' | 'collections';
@@ -33,20 +38,42 @@ export type ErrorSubject = 'collection' | 'provider' | 'collections';
  * The dashboard's own plain sentence for each code. Upstream bodies never reach
  * the browser; these do.
  */
-export function errorMessage(code: ErrorCode, subject: ErrorSubject, detail?: { retryAfter?: number; timeoutMs?: number }): string {
+export function errorMessage(
+  code: ErrorCode,
+  subject: ErrorSubject,
+  detail?: { retryAfter?: number; timeoutMs?: number },
+): string {
   const noun = subject === 'provider' ? 'Provider' : 'Collection';
   switch (code) {
-    case 'bad_request': return subject === 'collections' ? 'Invalid page or limit' : `Invalid ${noun.toLowerCase()} id`;
-    case 'unauthorized': return 'Sign in to use the dashboard';
-    case 'forbidden': return subject === 'collections' ? 'The upstream API refused access to these collections' : `This ${noun.toLowerCase()} belongs to a different account`;
-    case 'not_found': return `${noun} not found`;
-    case 'method_not_allowed': return 'Only GET is allowed here';
-    case 'rate_limited': return detail?.retryAfter ? `Rate limited by the upstream API, retry in ${detail.retryAfter} s` : 'Rate limited by the upstream API, retry shortly';
-    case 'upstream_auth': return "The upstream API rejected the dashboard's API key (check API_KEY)";
-    case 'upstream_rejected': return 'The upstream API rejected the request';
-    case 'upstream_error': return 'The upstream API failed to answer';
-    case 'upstream_unreachable': return 'The upstream API could not be reached';
-    case 'upstream_invalid': return 'The upstream API returned data the dashboard cannot read';
-    case 'upstream_timeout': return detail?.timeoutMs ? `The upstream API did not answer within ${detail.timeoutMs} ms` : 'The upstream API did not answer in time';
+    case 'bad_request':
+      return subject === 'collections' ? 'Invalid page or limit' : `Invalid ${noun.toLowerCase()} id`;
+    case 'unauthorized':
+      return 'Sign in to use the dashboard';
+    case 'forbidden':
+      return subject === 'collections'
+        ? 'The upstream API refused access to these collections'
+        : `This ${noun.toLowerCase()} belongs to a different account`;
+    case 'not_found':
+      return `${noun} not found`;
+    case 'method_not_allowed':
+      return 'Only GET is allowed here';
+    case 'rate_limited':
+      return detail?.retryAfter
+        ? `Rate limited by the upstream API, retry in ${detail.retryAfter} s`
+        : 'Rate limited by the upstream API, retry shortly';
+    case 'upstream_auth':
+      return "The upstream API rejected the dashboard's API key (check API_KEY)";
+    case 'upstream_rejected':
+      return 'The upstream API rejected the request';
+    case 'upstream_error':
+      return 'The upstream API failed to answer';
+    case 'upstream_unreachable':
+      return 'The upstream API could not be reached';
+    case 'upstream_invalid':
+      return 'The upstream API returned data the dashboard cannot read';
+    case 'upstream_timeout':
+      return detail?.timeoutMs
+        ? `The upstream API did not answer within ${detail.timeoutMs} ms`
+        : 'The upstream API did not answer in time';
   }
 }

@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { isCollectionId, isProviderId, kindOfId } from './ids';
 
 describe('id rules', () => {
-  it.each(['pay_a', 'pay_tgBQ5mvIyP9QqIdYhsYKUN', 'pay_fault_flaky-x1', `pay_${'a'.repeat(128)}`])('accepts the collection id %s', (id) => {
-    expect(isCollectionId(id)).toBe(true);
-    expect(kindOfId(id)).toBe('collection');
-  });
+  it.each(['pay_a', 'pay_tgBQ5mvIyP9QqIdYhsYKUN', 'pay_fault_flaky-x1', `pay_${'a'.repeat(128)}`])(
+    'accepts the collection id %s',
+    (id) => {
+      expect(isCollectionId(id)).toBe(true);
+      expect(kindOfId(id)).toBe('collection');
+    },
+  );
 
   it.each(['prv_1OOEVJ9kS61uMJsJ', 'prv_A-b_9'])('accepts the provider id %s', (id) => {
     expect(isProviderId(id)).toBe(true);

@@ -20,6 +20,10 @@ export const providerIdParams = z.object({
 export const listQuery = z.instanceof(URLSearchParams).transform((search, ctx) => {
   const parsed = parseListState(search);
   if (parsed.ok) return parsed.value;
-  ctx.addIssue({ code: 'custom', path: [parsed.param], message: `${errorMessage('bad_request', 'collections')}: ${parsed.message}` });
+  ctx.addIssue({
+    code: 'custom',
+    path: [parsed.param],
+    message: `${errorMessage('bad_request', 'collections')}: ${parsed.message}`,
+  });
   return z.NEVER;
 });

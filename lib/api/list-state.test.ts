@@ -25,22 +25,36 @@ describe('strict mode (the API)', () => {
     expect(strict({ page: '99000001', limit: '1' })).toEqual({ ok: true, value: { page: 99000001, limit: 1 } });
   });
 
-  it.each(['0', '-1', 'abc', '1.5', '1e3', '0x10', ' 1', '1 ', '+1', '01', '', '99999999999999999'])('rejects page=%j', (page) => {
-    const result = strict({ page });
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toMatch(/page must be a whole number/);
-  });
+  it.each(['0', '-1', 'abc', '1.5', '1e3', '0x10', ' 1', '1 ', '+1', '01', '', '99999999999999999'])(
+    'rejects page=%j',
+    (page) => {
+      const result = strict({ page });
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.message).toMatch(/page must be a whole number/);
+    },
+  );
 
   it.each(['0', '101', '1000', '-5', '10.0', 'ten'])('rejects limit=%j, naming the parameter', (limit) => {
-    expect(strict({ limit })).toEqual({ ok: false, param: 'limit', message: 'limit must be a whole number from 1 to 100' });
+    expect(strict({ limit })).toEqual({
+      ok: false,
+      param: 'limit',
+      message: 'limit must be a whole number from 1 to 100',
+    });
   });
 
   it('rejects a repeated parameter', () => {
-    expect(parseListState(new URLSearchParams('limit=10&limit=20'))).toEqual({ ok: false, param: 'limit', message: 'Give limit only once' });
+    expect(parseListState(new URLSearchParams('limit=10&limit=20'))).toEqual({
+      ok: false,
+      param: 'limit',
+      message: 'Give limit only once',
+    });
   });
 
   it('reads URLSearchParams', () => {
-    expect(parseListState(new URLSearchParams('page=2&limit=25&other=x'))).toEqual({ ok: true, value: { page: 2, limit: 25 } });
+    expect(parseListState(new URLSearchParams('page=2&limit=25&other=x'))).toEqual({
+      ok: true,
+      value: { page: 2, limit: 25 },
+    });
   });
 });
 
@@ -104,7 +118,9 @@ describe('query strings (one writer)', () => {
   });
 
   it('keeps other query parameters in hrefs', () => {
-    expect(collectionsHref({ page: 2, limit: 10 }, new URLSearchParams('utm=x&page=9'))).toBe('/collections?utm=x&page=2');
+    expect(collectionsHref({ page: 2, limit: 10 }, new URLSearchParams('utm=x&page=9'))).toBe(
+      '/collections?utm=x&page=2',
+    );
   });
 
   it('writes every value when asked to be explicit (the upstream and /api calls)', () => {

@@ -44,7 +44,12 @@ export function nearestPageSize(n: number): number {
   return best;
 }
 
-function wholeNumber(options: { max: number; fallback: number; rule: string; snap?: (n: number) => number }): Field<number> {
+function wholeNumber(options: {
+  max: number;
+  fallback: number;
+  rule: string;
+  snap?: (n: number) => number;
+}): Field<number> {
   const valid = (n: number) => Number.isSafeInteger(n) && n >= 1 && n <= options.max;
   return {
     fallback: options.fallback,
@@ -64,9 +69,18 @@ function wholeNumber(options: { max: number; fallback: number; rule: string; sna
   };
 }
 
-export const pageField = wholeNumber({ max: Number.MAX_SAFE_INTEGER, fallback: DEFAULT_PAGE, rule: 'page must be a whole number, 1 or more' });
+export const pageField = wholeNumber({
+  max: Number.MAX_SAFE_INTEGER,
+  fallback: DEFAULT_PAGE,
+  rule: 'page must be a whole number, 1 or more',
+});
 // The pages offer a menu of sizes, so a correction snaps to the nearest one; the API takes any size in range.
-export const limitField = wholeNumber({ max: MAX_LIMIT, fallback: DEFAULT_LIMIT, rule: `limit must be a whole number from 1 to ${MAX_LIMIT}`, snap: nearestPageSize });
+export const limitField = wholeNumber({
+  max: MAX_LIMIT,
+  fallback: DEFAULT_LIMIT,
+  rule: `limit must be a whole number from 1 to ${MAX_LIMIT}`,
+  snap: nearestPageSize,
+});
 
 /** What the upstream itself takes: page and limit. The sandbox parses with this. */
 export const pagingSchema = { page: pageField, limit: limitField } satisfies Schema;
@@ -117,7 +131,11 @@ export function isValidState<S extends Schema>(schema: S, state: StateOf<S>): bo
  * others in `keep` stay where they were. Defaults are left out, unless
  * `explicit` (a correction shows the user every value it chose).
  */
-export function stateQuery<S extends Schema>(schema: S, state: StateOf<S>, options: { keep?: URLSearchParams; explicit?: boolean } = {}): string {
+export function stateQuery<S extends Schema>(
+  schema: S,
+  state: StateOf<S>,
+  options: { keep?: URLSearchParams; explicit?: boolean } = {},
+): string {
   const query = new URLSearchParams(options.keep);
   for (const name of Object.keys(schema)) query.delete(name);
   for (const [name, field] of Object.entries(schema)) {

@@ -15,12 +15,21 @@ describe('parseOpenTarget', () => {
     expect(parseOpenTarget(input)).toMatchObject({ ok: true, href });
   });
 
-  it.each(['', '   ', 'abc', 'pay_', 'pay_a b', 'contact_123', 'pay_../x', 'javascript:alert(1)', '12345'])('refuses %j with a hint', (input) => {
-    expect(parseOpenTarget(input)).toEqual({ ok: false, message: 'Enter a collection id (pay_…), a provider id (prv_…) or a dashboard link' });
-  });
+  it.each(['', '   ', 'abc', 'pay_', 'pay_a b', 'contact_123', 'pay_../x', 'javascript:alert(1)', '12345'])(
+    'refuses %j with a hint',
+    (input) => {
+      expect(parseOpenTarget(input)).toEqual({
+        ok: false,
+        message: 'Enter a collection id (pay_…), a provider id (prv_…) or a dashboard link',
+      });
+    },
+  );
 
   it('explains a link that names no record', () => {
-    expect(parseOpenTarget('https://console.example.com/settings')).toEqual({ ok: false, message: 'That link does not point to a collection or provider' });
+    expect(parseOpenTarget('https://console.example.com/settings')).toEqual({
+      ok: false,
+      message: 'That link does not point to a collection or provider',
+    });
     expect(parseOpenTarget('http://x/collections/pay_a/events')).toMatchObject({ ok: false });
   });
 

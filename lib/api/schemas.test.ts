@@ -23,14 +23,21 @@ describe('collection schema', () => {
   });
 
   it('keeps fields it does not know, at every level', () => {
-    const record = sampleCollection({ riskScore: 0.4, contact: { ...sampleCollection().contact, loyaltyTier: 'gold' } });
+    const record = sampleCollection({
+      riskScore: 0.4,
+      contact: { ...sampleCollection().contact, loyaltyTier: 'gold' },
+    });
     const parsed = collectionSchema.parse(record) as Record<string, unknown> & { contact: Record<string, unknown> };
     expect(parsed.riskScore).toBe(0.4);
     expect(parsed.contact.loyaltyTier).toBe('gold');
   });
 
   it('accepts a completed collection and arbitrary events', () => {
-    const record = sampleCollection({ status: 'completed', completedAt: '2026-11-21T10:00:00.000Z', events: [{ type: 'payment.received' }, 'raw'] });
+    const record = sampleCollection({
+      status: 'completed',
+      completedAt: '2026-11-21T10:00:00.000Z',
+      events: [{ type: 'payment.received' }, 'raw'],
+    });
     expect(collectionSchema.safeParse(record).success).toBe(true);
   });
 
@@ -38,8 +45,16 @@ describe('collection schema', () => {
     ['a string amount.value', { amount: { value: '150000', currency: 'NGN' } }, 'amount.value'],
     ['a fractional amount.value', { amount: { value: 1.5, currency: 'NGN' } }, 'amount.value'],
     ['a missing contact', { contact: undefined }, 'contact'],
-    ['methods that are not an array', { payable: { enabled: true, methods: 'payment_link', options: [] } }, 'payable.methods'],
-    ['a line item without quantity', { metadata: [{ name: 'x', amount: { value: 1, currency: 'USD' }, description: '' }] }, 'metadata.0.quantity'],
+    [
+      'methods that are not an array',
+      { payable: { enabled: true, methods: 'payment_link', options: [] } },
+      'payable.methods',
+    ],
+    [
+      'a line item without quantity',
+      { metadata: [{ name: 'x', amount: { value: 1, currency: 'USD' }, description: '' }] },
+      'metadata.0.quantity',
+    ],
     ['a timestamp that is not ISO 8601', { createdAt: 'yesterday' }, 'createdAt'],
     ['completedAt missing', { completedAt: undefined }, 'completedAt'],
     ['an id without its prefix', { id: 'abc' }, 'id'],
@@ -51,7 +66,14 @@ describe('collection schema', () => {
 });
 
 describe('provider schema', () => {
-  const provider = { id: 'prv_1', name: 'Paystack', slug: 'paystack', enabled: true, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z' };
+  const provider = {
+    id: 'prv_1',
+    name: 'Paystack',
+    slug: 'paystack',
+    enabled: true,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-02T00:00:00.000Z',
+  };
 
   it('accepts the seed shape and keeps extra fields', () => {
     expect(providerSchema.parse({ ...provider, region: 'eu' })).toMatchObject({ region: 'eu' });
@@ -64,17 +86,31 @@ describe('provider schema', () => {
 
 describe('envelopes', () => {
   it('parses a list page with meta', () => {
-    const body = { status: 'success', message: 'ok', data: [sampleCollection()], meta: { count: 253, next: 2, prev: null } };
+    const body = {
+      status: 'success',
+      message: 'ok',
+      data: [sampleCollection()],
+      meta: { count: 253, next: 2, prev: null },
+    };
     expect(collectionListEnvelopeSchema.parse(body).meta.next).toBe(2);
   });
 
   it('rejects a list without meta or with an error status', () => {
     expect(collectionListEnvelopeSchema.safeParse({ status: 'success', message: 'ok', data: [] }).success).toBe(false);
-    expect(collectionListEnvelopeSchema.safeParse({ status: 'error', message: 'x', data: [], meta: { count: 0, next: null, prev: null } }).success).toBe(false);
+    expect(
+      collectionListEnvelopeSchema.safeParse({
+        status: 'error',
+        message: 'x',
+        data: [],
+        meta: { count: 0, next: null, prev: null },
+      }).success,
+    ).toBe(false);
   });
 
   it('types the error envelope with a known code', () => {
-    expect(errorBodySchema.safeParse({ status: 'error', message: 'Collection not found', code: 'not_found' }).success).toBe(true);
+    expect(
+      errorBodySchema.safeParse({ status: 'error', message: 'Collection not found', code: 'not_found' }).success,
+    ).toBe(true);
     expect(errorBodySchema.safeParse({ status: 'error', message: 'x', code: 'teapot' }).success).toBe(false);
   });
 });

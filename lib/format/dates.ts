@@ -3,8 +3,13 @@
  * ("2026-11-20 16:45:12 UTC", shown on hover and in the raw view).
  */
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86_400_000], ['month', 30 * 86_400_000], ['week', 7 * 86_400_000],
-  ['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000],
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['week', 7 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
 ];
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto', style: 'long' });
 
@@ -21,5 +26,8 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
 export function formatUtc(iso: string): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return iso;
-  return `${new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
+  return `${new Date(at)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, '')} UTC`;
 }

@@ -14,7 +14,9 @@ describe('asTimeline', () => {
   });
 
   it('accepts other common key names', () => {
-    expect(asTimeline([{ event: 'opened', timestamp: '2026-11-20T10:00:00Z' }])).toEqual([{ type: 'opened', at: '2026-11-20T10:00:00Z', details: {} }]);
+    expect(asTimeline([{ event: 'opened', timestamp: '2026-11-20T10:00:00Z' }])).toEqual([
+      { type: 'opened', at: '2026-11-20T10:00:00Z', details: {} },
+    ]);
   });
 
   it.each([

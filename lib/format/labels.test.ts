@@ -3,8 +3,26 @@ import { label, labels } from './labels';
 
 describe('labels', () => {
   it('names every value the seed names', () => {
-    expect(labels(['pending', 'integrated', 'payment_link', 'virtual_account', 'whatsapp', 'sms', 'every_10m', 'gentle']).map((l) => l.text)).toEqual([
-      'Pending', 'Integrated', 'Payment link', 'Virtual account', 'WhatsApp', 'SMS', 'Every 10 minutes', 'Gentle',
+    expect(
+      labels([
+        'pending',
+        'integrated',
+        'payment_link',
+        'virtual_account',
+        'whatsapp',
+        'sms',
+        'every_10m',
+        'gentle',
+      ]).map((l) => l.text),
+    ).toEqual([
+      'Pending',
+      'Integrated',
+      'Payment link',
+      'Virtual account',
+      'WhatsApp',
+      'SMS',
+      'Every 10 minutes',
+      'Gentle',
     ]);
   });
 

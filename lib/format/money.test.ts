@@ -20,7 +20,9 @@ describe('formatAmount', () => {
   });
 
   it('knows minor-unit digits per currency', () => {
-    expect([currencyDigits('USD'), currencyDigits('JPY'), currencyDigits('BHD'), currencyDigits('??')]).toEqual([2, 0, 3, 2]);
+    expect([currencyDigits('USD'), currencyDigits('JPY'), currencyDigits('BHD'), currencyDigits('??')]).toEqual([
+      2, 0, 3, 2,
+    ]);
   });
 });
 
@@ -31,7 +33,10 @@ describe('lineItemTotals', () => {
       { amount: { value: 50, currency: 'EUR' }, quantity: 1 },
       { amount: { value: 25, currency: 'USD' }, quantity: 2 },
     ];
-    expect(lineItemTotals(items)).toEqual([{ currency: 'USD', value: 350 }, { currency: 'EUR', value: 50 }]);
+    expect(lineItemTotals(items)).toEqual([
+      { currency: 'USD', value: 350 },
+      { currency: 'EUR', value: 50 },
+    ]);
   });
 
   it('is empty for no items', () => {

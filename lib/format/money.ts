@@ -12,7 +12,16 @@ function formatter(currency: string, minorUnits: boolean): Intl.NumberFormat | n
   if (!formatters.has(key)) {
     try {
       const fractions = minorUnits ? currencyDigits(currency) : 0;
-      formatters.set(key, new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code', minimumFractionDigits: fractions, maximumFractionDigits: fractions }));
+      formatters.set(
+        key,
+        new Intl.NumberFormat('en', {
+          style: 'currency',
+          currency,
+          currencyDisplay: 'code',
+          minimumFractionDigits: fractions,
+          maximumFractionDigits: fractions,
+        }),
+      );
     } catch {
       formatters.set(key, null); // not an ISO 4217 code: fall back to plain grouping
     }
@@ -51,6 +60,7 @@ export function formatAmount(amount: Amount, options: { minorUnits?: boolean } =
 /** Totals of line items (quantity × amount), one per currency, in first-seen order. */
 export function lineItemTotals(items: { amount: Amount; quantity: number }[]): Amount[] {
   const totals = new Map<string, number>();
-  for (const item of items) totals.set(item.amount.currency, (totals.get(item.amount.currency) ?? 0) + item.amount.value * item.quantity);
+  for (const item of items)
+    totals.set(item.amount.currency, (totals.get(item.amount.currency) ?? 0) + item.amount.value * item.quantity);
   return [...totals].map(([currency, value]) => ({ currency, value }));
 }

@@ -10,7 +10,8 @@ export async function failureFrom(response: Response): Promise<ApiFailure> {
   const retryAfter = Number(response.headers.get('retry-after')) || undefined;
   const body: unknown = await response.json().catch(() => null);
   if (isApiFailure(body)) return { code: body.code, message: body.message, retryAfter };
-  const code: ErrorCode = response.status === 504 ? 'upstream_timeout' : response.status === 401 ? 'unauthorized' : 'upstream_error';
+  const code: ErrorCode =
+    response.status === 504 ? 'upstream_timeout' : response.status === 401 ? 'unauthorized' : 'upstream_error';
   return { code, message: errorMessage(code, 'collections'), retryAfter };
 }
 

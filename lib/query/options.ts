@@ -26,6 +26,7 @@ export function collectionListOptions(state: ListState) {
   const query = stateQuery(listStateSchema, state, { explicit: true });
   return queryOptions({
     queryKey: queryKeys.collectionList(state),
-    queryFn: async ({ signal }) => toRowPage(await getJson<CollectionListEnvelope>(`/api/collections?${query}`, signal)),
+    queryFn: async ({ signal }) =>
+      toRowPage(await getJson<CollectionListEnvelope>(`/api/collections?${query}`, signal)),
   });
 }

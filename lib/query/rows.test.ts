@@ -20,7 +20,11 @@ describe('table rows', () => {
 
   it('carry unknown enum values verbatim and drop fields the table does not show', () => {
     const record = collectionSchema.parse(
-      sampleCollection({ status: 'partially_paid', riskScore: 0.4, payable: { enabled: true, methods: ['crypto_wallet'], options: [{ iban: 'x' }] } }),
+      sampleCollection({
+        status: 'partially_paid',
+        riskScore: 0.4,
+        payable: { enabled: true, methods: ['crypto_wallet'], options: [{ iban: 'x' }] },
+      }),
     );
     const row = toRow(record);
     expect(row.status).toBe('partially_paid');

@@ -23,7 +23,12 @@ export function toRow(c: Collection): CollectionRow {
   return {
     id: c.id,
     reference: c.reference,
-    contact: { firstName: c.contact.firstName, lastName: c.contact.lastName, email: c.contact.email, phone: c.contact.phone },
+    contact: {
+      firstName: c.contact.firstName,
+      lastName: c.contact.lastName,
+      email: c.contact.email,
+      phone: c.contact.phone,
+    },
     amount: { value: c.amount.value, currency: c.amount.currency },
     status: c.status,
     payable: { methods: c.payable.methods },

@@ -10,7 +10,8 @@ let sandbox: TestSandbox;
 let data: typeof import('./data');
 let context: typeof import('./context');
 
-const basic = (credentials: string) => new Headers({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` });
+const basic = (credentials: string) =>
+  new Headers({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` });
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -29,12 +30,20 @@ describe('data layer access check', () => {
   it('refuses to read without credentials, before any upstream call', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     try {
-      expect(() => context.contextFromHeaders(new Headers())).toThrow(expect.objectContaining({ code: 'unauthorized' }));
+      expect(() => context.contextFromHeaders(new Headers())).toThrow(
+        expect.objectContaining({ code: 'unauthorized' }),
+      );
       // A context the gate did not issue (forged, copied, deserialised) reads nothing either.
       const forged = { requestId: 'r1', principal: { kind: 'user', name: 'ada' } } as const;
-      await expect(data.listCollections(forged, { page: 1, limit: 10 })).rejects.toMatchObject({ code: 'unauthorized' });
-      await expect(data.getCollection(forged, sandbox.demo.collections.integrated[0]!)).rejects.toMatchObject({ code: 'unauthorized' });
-      await expect(data.getProvider({ ...forged }, sandbox.demo.providers[0]!)).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(data.listCollections(forged, { page: 1, limit: 10 })).rejects.toMatchObject({
+        code: 'unauthorized',
+      });
+      await expect(data.getCollection(forged, sandbox.demo.collections.integrated[0]!)).rejects.toMatchObject({
+        code: 'unauthorized',
+      });
+      await expect(data.getProvider({ ...forged }, sandbox.demo.providers[0]!)).rejects.toMatchObject({
+        code: 'unauthorized',
+      });
       expect(fetchSpy).not.toHaveBeenCalled();
     } finally {
       fetchSpy.mockRestore();
@@ -42,7 +51,9 @@ describe('data layer access check', () => {
   });
 
   it('refuses wrong credentials', () => {
-    expect(() => context.contextFromHeaders(basic('ada:wrong'))).toThrow(expect.objectContaining({ code: 'unauthorized' }));
+    expect(() => context.contextFromHeaders(basic('ada:wrong'))).toThrow(
+      expect.objectContaining({ code: 'unauthorized' }),
+    );
   });
 
   it('reads with valid credentials, under the request id proxy.ts assigned', async () => {

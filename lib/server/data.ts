@@ -19,7 +19,11 @@ function upstream(): UpstreamClient {
 
 export async function listCollections(context: RequestContext, paging: Paging) {
   assertContext(context);
-  return upstream().get({ kind: 'list', page: paging.page, limit: paging.limit }, collectionListEnvelopeSchema, context);
+  return upstream().get(
+    { kind: 'list', page: paging.page, limit: paging.limit },
+    collectionListEnvelopeSchema,
+    context,
+  );
 }
 
 export async function getCollection(context: RequestContext, id: string) {

@@ -4,7 +4,13 @@ import { parseConfig } from './env';
 describe('server configuration', () => {
   it('defaults to the sandbox with the demo key', () => {
     const config = parseConfig({});
-    expect(config.upstream).toEqual({ sandbox: true, baseUrl: 'http://127.0.0.1:4010', key: 'sk_sandbox_demo', keyHeader: 'Authorization', timeoutMs: 10_000 });
+    expect(config.upstream).toEqual({
+      sandbox: true,
+      baseUrl: 'http://127.0.0.1:4010',
+      key: 'sk_sandbox_demo',
+      keyHeader: 'Authorization',
+      timeoutMs: 10_000,
+    });
     expect(config.amountMinorUnits).toBe(false);
     expect(config.access).toEqual({ users: [], open: false });
   });
@@ -14,18 +20,39 @@ describe('server configuration', () => {
   });
 
   it('reads a real upstream, trimming trailing slashes and keeping a path prefix', () => {
-    const config = parseConfig({ API_BASE_URL: 'https://api.example.com/v2/', API_KEY: 'sk_live_x', API_KEY_HEADER: 'X-API-Key', API_TIMEOUT_MS: '2500' });
-    expect(config.upstream).toEqual({ sandbox: false, baseUrl: 'https://api.example.com/v2', key: 'sk_live_x', keyHeader: 'X-API-Key', timeoutMs: 2500 });
+    const config = parseConfig({
+      API_BASE_URL: 'https://api.example.com/v2/',
+      API_KEY: 'sk_live_x',
+      API_KEY_HEADER: 'X-API-Key',
+      API_TIMEOUT_MS: '2500',
+    });
+    expect(config.upstream).toEqual({
+      sandbox: false,
+      baseUrl: 'https://api.example.com/v2',
+      key: 'sk_live_x',
+      keyHeader: 'X-API-Key',
+      timeoutMs: 2500,
+    });
   });
 
   it('parses access users, with colons allowed in passwords', () => {
-    const config = parseConfig({ DASHBOARD_USERS: 'ada:s3cr:et,grace:pw', DASHBOARD_OPEN: 'false', AMOUNT_MINOR_UNITS: 'true' });
-    expect(config.access.users).toEqual([{ user: 'ada', password: 's3cr:et' }, { user: 'grace', password: 'pw' }]);
+    const config = parseConfig({
+      DASHBOARD_USERS: 'ada:s3cr:et,grace:pw',
+      DASHBOARD_OPEN: 'false',
+      AMOUNT_MINOR_UNITS: 'true',
+    });
+    expect(config.access.users).toEqual([
+      { user: 'ada', password: 's3cr:et' },
+      { user: 'grace', password: 'pw' },
+    ]);
     expect(config.amountMinorUnits).toBe(true);
   });
 
   it.each([
-    [{ API_BASE_URL: 'https://api.example.com' }, 'Invalid configuration: API_KEY is required when API_BASE_URL is set'],
+    [
+      { API_BASE_URL: 'https://api.example.com' },
+      'Invalid configuration: API_KEY is required when API_BASE_URL is set',
+    ],
     [{ API_BASE_URL: 'ftp://api.example.com', API_KEY: 'k' }, /^Invalid configuration: API_BASE_URL /],
     [{ API_BASE_URL: 'https://u:p@api.example.com', API_KEY: 'k' }, /API_BASE_URL must be a plain http\(s\) URL/],
     [{ API_TIMEOUT_MS: 'soon' }, /^Invalid configuration: API_TIMEOUT_MS /],
@@ -38,6 +65,8 @@ describe('server configuration', () => {
   });
 
   it('never echoes a value in its message', () => {
-    expect(() => parseConfig({ API_BASE_URL: 'not a url with sk_secret', API_KEY: 'sk_secret' })).toThrow(/^(?!.*sk_secret)/);
+    expect(() => parseConfig({ API_BASE_URL: 'not a url with sk_secret', API_KEY: 'sk_secret' })).toThrow(
+      /^(?!.*sk_secret)/,
+    );
   });
 });

@@ -8,7 +8,10 @@ import { z } from 'zod';
  */
 export const SANDBOX_KEY = 'sk_sandbox_demo';
 
-const flag = z.enum(['true', 'false', '1', '0', '']).optional().transform((v) => v === 'true' || v === '1');
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 
 const baseUrl = z.url({ protocol: /^https?$/ }).transform((raw, ctx) => {
@@ -20,22 +23,39 @@ const baseUrl = z.url({ protocol: /^https?$/ }).transform((raw, ctx) => {
   return url.origin + url.pathname.replace(/\/+$/, '');
 });
 
-const users = z.string().optional().transform((raw, ctx) => {
-  if (!raw?.trim()) return [];
-  return raw.split(',').map((pair) => {
-    const at = pair.indexOf(':');
-    const user = pair.slice(0, at).trim();
-    const password = pair.slice(at + 1);
-    if (at < 1 || !user || !password) ctx.addIssue({ code: 'custom', message: 'must be user:password pairs separated by commas' });
-    return { user, password };
+const users = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (!raw?.trim()) return [];
+    return raw.split(',').map((pair) => {
+      const at = pair.indexOf(':');
+      const user = pair.slice(0, at).trim();
+      const password = pair.slice(at + 1);
+      if (at < 1 || !user || !password)
+        ctx.addIssue({ code: 'custom', message: 'must be user:password pairs separated by commas' });
+      return { user, password };
+    });
   });
-});
 
 const schema = z
   .object({
-    API_BASE_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(baseUrl.optional()),
-    API_KEY: z.string().trim().optional().transform((v) => v || undefined),
-    API_KEY_HEADER: z.string().trim().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').default('Authorization'),
+    API_BASE_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .pipe(baseUrl.optional()),
+    API_KEY: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined),
+    API_KEY_HEADER: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+      .default('Authorization'),
     API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     AMOUNT_MINOR_UNITS: flag,
     PORT: port(3000),
@@ -45,7 +65,8 @@ const schema = z
     NODE_ENV: z.string().optional(),
   })
   .superRefine((env, ctx) => {
-    if (env.API_BASE_URL && !env.API_KEY) ctx.addIssue({ code: 'custom', path: ['API_KEY'], message: 'is required when API_BASE_URL is set' });
+    if (env.API_BASE_URL && !env.API_KEY)
+      ctx.addIssue({ code: 'custom', path: ['API_KEY'], message: 'is required when API_BASE_URL is set' });
   });
 
 export type ServerConfig = ReturnType<typeof toConfig>;

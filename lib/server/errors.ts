@@ -56,5 +56,8 @@ export function failureResponse(failure: ApiFailure, headers: Record<string, str
 
 /** The 405 every route gives for anything but GET (Next's own 405 has no Allow header). */
 export function methodNotAllowed() {
-  return failureResponse({ code: 'method_not_allowed', message: errorMessage('method_not_allowed', 'collections') }, { Allow: 'GET' });
+  return failureResponse(
+    { code: 'method_not_allowed', message: errorMessage('method_not_allowed', 'collections') },
+    { Allow: 'GET' },
+  );
 }

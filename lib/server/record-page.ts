@@ -26,7 +26,8 @@ const read = {
 
 /** The record or its failure; never throws (generateMetadata uses it as it is). */
 export async function readRecord<K extends ResourceKind>(kind: K, id: string): Promise<RecordResult<K>> {
-  if (!isResourceId(kind, id)) return { ok: false, failure: { code: 'not_found', message: errorMessage('not_found', kind) } };
+  if (!isResourceId(kind, id))
+    return { ok: false, failure: { code: 'not_found', message: errorMessage('not_found', kind) } };
   try {
     return { ok: true, data: (await read[kind](id)) as RecordOf[K] };
   } catch (error) {

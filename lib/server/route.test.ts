@@ -18,14 +18,22 @@ beforeAll(async () => {
 afterAll(() => vi.unstubAllEnvs());
 
 const signedIn = { authorization: `Basic ${Buffer.from('ada:s3cret').toString('base64')}` };
-const call = (handler: { GET: (r: Request, c: { params: Promise<unknown> }) => Promise<Response> }, url: string, headers: Record<string, string> = signedIn, params: unknown = {}) =>
-  handler.GET(new Request(url, { headers }), { params: Promise.resolve(params) });
+const call = (
+  handler: { GET: (r: Request, c: { params: Promise<unknown> }) => Promise<Response> },
+  url: string,
+  headers: Record<string, string> = signedIn,
+  params: unknown = {},
+) => handler.GET(new Request(url, { headers }), { params: Promise.resolve(params) });
 
 describe('apiRoute', () => {
   const params = z.object({ id: z.string().startsWith('pay_', 'Invalid collection id') });
 
   it('answers the read in JSON, no-store, with the principal the gate found', async () => {
-    const handler = route.apiRoute({ subject: 'collection', params, read: async ({ params: p }, ctx) => ({ id: p.id, user: ctx.principal }) });
+    const handler = route.apiRoute({
+      subject: 'collection',
+      params,
+      read: async ({ params: p }, ctx) => ({ id: p.id, user: ctx.principal }),
+    });
     const res = await call(handler, 'http://x/api/collections/pay_1', signedIn, { id: 'pay_1' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
@@ -51,15 +59,25 @@ describe('apiRoute', () => {
   });
 
   it('maps a failure of the read, Retry-After included', async () => {
-    const handler = route.apiRoute({ subject: 'collections', read: () => Promise.reject(errors.AppError.of('rate_limited', 'collections', { retryAfter: 7 })) });
+    const handler = route.apiRoute({
+      subject: 'collections',
+      read: () => Promise.reject(errors.AppError.of('rate_limited', 'collections', { retryAfter: 7 })),
+    });
     const res = await call(handler, 'http://x/api/collections');
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('7');
-    expect(await res.json()).toEqual({ status: 'error', message: 'Rate limited by the upstream API, retry in 7 s', code: 'rate_limited' });
+    expect(await res.json()).toEqual({
+      status: 'error',
+      message: 'Rate limited by the upstream API, retry in 7 s',
+      code: 'rate_limited',
+    });
   });
 
   it('turns an unexpected error into upstream_error without its text', async () => {
-    const handler = route.apiRoute({ subject: 'collections', read: () => Promise.reject(new Error('secret internals')) });
+    const handler = route.apiRoute({
+      subject: 'collections',
+      read: () => Promise.reject(new Error('secret internals')),
+    });
     const res = await call(handler, 'http://x/api/collections');
     expect(res.status).toBe(502);
     const body = await res.text();

@@ -26,7 +26,9 @@ function parse(schema: z.ZodType | undefined, raw: unknown, subject: ErrorSubjec
   throw new AppError('bad_request', result.error.issues[0]?.message ?? AppError.of('bad_request', subject).message);
 }
 
-export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(spec: RouteSpec<P, Q>) {
+export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  spec: RouteSpec<P, Q>,
+) {
   async function GET(request: Request, route: { params: Promise<unknown> }) {
     const requestId = request.headers.get('x-request-id') ?? undefined;
     try {

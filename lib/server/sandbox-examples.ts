@@ -9,21 +9,28 @@ import { logger } from './logger';
  * fixtures' keys.
  */
 const fixturesSchema = z.object({
-  accounts: z.array(z.object({
-    id: z.string(),
-    collections: z.object({ integrated: z.array(z.string()), notIntegrated: z.array(z.string()) }),
-    providers: z.array(z.string()),
-  })),
+  accounts: z.array(
+    z.object({
+      id: z.string(),
+      collections: z.object({ integrated: z.array(z.string()), notIntegrated: z.array(z.string()) }),
+      providers: z.array(z.string()),
+    }),
+  ),
 });
 
 let examples: Promise<string[]> | undefined;
 
 async function load(baseUrl: string): Promise<string[]> {
-  const response = await fetch(`${baseUrl}/__sandbox/fixtures`, { signal: AbortSignal.timeout(1000), cache: 'no-store' });
+  const response = await fetch(`${baseUrl}/__sandbox/fixtures`, {
+    signal: AbortSignal.timeout(1000),
+    cache: 'no-store',
+  });
   const { accounts } = fixturesSchema.parse(await response.json());
   const demo = accounts.find((a) => a.id === 'acc_demo') ?? accounts[0];
   if (!demo) return [];
-  return [demo.collections.integrated[0], demo.collections.notIntegrated[0], demo.providers[0]].filter((id): id is string => Boolean(id));
+  return [demo.collections.integrated[0], demo.collections.notIntegrated[0], demo.providers[0]].filter(
+    (id): id is string => Boolean(id),
+  );
 }
 
 export async function sandboxExamples(): Promise<string[]> {

@@ -18,11 +18,21 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 function client(overrides: Partial<UpstreamOptions> = {}) {
-  return createUpstreamClient({ baseUrl: sandbox.url, key: 'sk_sandbox_demo', keyHeader: 'Authorization', timeoutMs: 800, retryDelayMs: 10, ...overrides });
+  return createUpstreamClient({
+    baseUrl: sandbox.url,
+    key: 'sk_sandbox_demo',
+    keyHeader: 'Authorization',
+    timeoutMs: 800,
+    retryDelayMs: 10,
+    ...overrides,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -43,7 +53,10 @@ describe('upstream client against the sandbox', () => {
   it('reads a provider and a non-integrated collection', async () => {
     const provider = await client().get({ kind: 'provider', id: sandbox.demo.providers[0]! }, providerEnvelopeSchema);
     expect(provider.data.id).toBe(sandbox.demo.providers[0]);
-    const hidden = await client().get({ kind: 'collection', id: sandbox.demo.collections.notIntegrated[0]! }, collectionEnvelopeSchema);
+    const hidden = await client().get(
+      { kind: 'collection', id: sandbox.demo.collections.notIntegrated[0]! },
+      collectionEnvelopeSchema,
+    );
     expect(hidden.data.type).not.toBe('integrated');
   });
 
@@ -54,14 +67,34 @@ describe('upstream client against the sandbox', () => {
   });
 
   it.each([
-    ['another account’s id', () => sandbox.other.collections.integrated[0]!, 'forbidden', 'This collection belongs to a different account'],
+    [
+      'another account’s id',
+      () => sandbox.other.collections.integrated[0]!,
+      'forbidden',
+      'This collection belongs to a different account',
+    ],
     ['an unknown id', () => 'pay_doesnotexist', 'not_found', 'Collection not found'],
-    ['a 401', () => 'pay_fault_401', 'upstream_auth', "The upstream API rejected the dashboard's API key (check API_KEY)"],
+    [
+      'a 401',
+      () => 'pay_fault_401',
+      'upstream_auth',
+      "The upstream API rejected the dashboard's API key (check API_KEY)",
+    ],
     ['a 400', () => 'pay_fault_400', 'upstream_rejected', 'The upstream API rejected the request'],
     ['a 500', () => 'pay_fault_500', 'upstream_error', 'The upstream API failed to answer'],
     ['a 503 every time', () => 'pay_fault_503', 'upstream_error', 'The upstream API failed to answer'],
-    ['malformed JSON', () => 'pay_fault_malformed', 'upstream_invalid', 'The upstream API returned data the dashboard cannot read'],
-    ['a record that breaks the schema', () => 'pay_fault_badshape', 'upstream_invalid', 'The upstream API returned data the dashboard cannot read'],
+    [
+      'malformed JSON',
+      () => 'pay_fault_malformed',
+      'upstream_invalid',
+      'The upstream API returned data the dashboard cannot read',
+    ],
+    [
+      'a record that breaks the schema',
+      () => 'pay_fault_badshape',
+      'upstream_invalid',
+      'The upstream API returned data the dashboard cannot read',
+    ],
     ['a reset connection', () => 'pay_fault_reset', 'upstream_unreachable', 'The upstream API could not be reached'],
   ])('maps %s to %s', async (_, id, code, message) => {
     const error = await failure(client().get({ kind: 'collection', id: id() }, collectionEnvelopeSchema));
@@ -75,7 +108,9 @@ describe('upstream client against the sandbox', () => {
   });
 
   it('maps a wrong key to upstream_auth, never to a 401 for the user', async () => {
-    const error = await failure(client({ key: 'sk_wrong' }).get({ kind: 'list', page: 1, limit: 10 }, collectionListEnvelopeSchema));
+    const error = await failure(
+      client({ key: 'sk_wrong' }).get({ kind: 'list', page: 1, limit: 10 }, collectionListEnvelopeSchema),
+    );
     expect(error.code).toBe('upstream_auth');
   });
 
@@ -88,7 +123,9 @@ describe('upstream client against the sandbox', () => {
 
   it('gives up at the deadline with upstream_timeout', async () => {
     const started = performance.now();
-    const error = await failure(client({ timeoutMs: 300 }).get({ kind: 'collection', id: 'pay_fault_slow' }, collectionEnvelopeSchema));
+    const error = await failure(
+      client({ timeoutMs: 300 }).get({ kind: 'collection', id: 'pay_fault_slow' }, collectionEnvelopeSchema),
+    );
     expect(error.code).toBe('upstream_timeout');
     expect(error.message).toBe('The upstream API did not answer within 300 ms');
     expect(performance.now() - started).toBeLessThan(1_400);
@@ -110,14 +147,23 @@ describe('upstream client against the sandbox', () => {
   });
 
   it('maps an unreachable host to upstream_unreachable', async () => {
-    const error = await failure(client({ baseUrl: 'http://127.0.0.1:9' }).get({ kind: 'list', page: 1, limit: 10 }, collectionListEnvelopeSchema));
+    const error = await failure(
+      client({ baseUrl: 'http://127.0.0.1:9' }).get({ kind: 'list', page: 1, limit: 10 }, collectionListEnvelopeSchema),
+    );
     expect(error.code).toBe('upstream_unreachable');
   });
 
   it('logs the failing field of a schema break, and never the key', async () => {
     logs.length = 0;
-    await failure(client({ key: 'sk_sandbox_demo' }).get({ kind: 'collection', id: 'pay_fault_badshape' }, collectionEnvelopeSchema));
-    await failure(client({ key: 'sk_wrong_secret_key' }).get({ kind: 'collection', id: 'pay_x' }, collectionEnvelopeSchema));
+    await failure(
+      client({ key: 'sk_sandbox_demo' }).get(
+        { kind: 'collection', id: 'pay_fault_badshape' },
+        collectionEnvelopeSchema,
+      ),
+    );
+    await failure(
+      client({ key: 'sk_wrong_secret_key' }).get({ kind: 'collection', id: 'pay_x' }, collectionEnvelopeSchema),
+    );
     const all = logs.join('\n');
     expect(all).toContain('data.amount.value');
     // No record content (customers' PII) in the logs either.
@@ -131,14 +177,23 @@ describe('upstreamUrl', () => {
   const base = 'https://api.example.com/v1';
 
   it('builds the three fixed templates', () => {
-    expect(upstreamUrl(base, { kind: 'list', page: 2, limit: 25 })).toBe('https://api.example.com/v1/public/collections?page=2&limit=25');
-    expect(upstreamUrl(base, { kind: 'collection', id: 'pay_abc' })).toBe('https://api.example.com/v1/public/collections/pay_abc');
-    expect(upstreamUrl(base, { kind: 'provider', id: 'prv_abc' })).toBe('https://api.example.com/v1/public/providers/prv_abc');
+    expect(upstreamUrl(base, { kind: 'list', page: 2, limit: 25 })).toBe(
+      'https://api.example.com/v1/public/collections?page=2&limit=25',
+    );
+    expect(upstreamUrl(base, { kind: 'collection', id: 'pay_abc' })).toBe(
+      'https://api.example.com/v1/public/collections/pay_abc',
+    );
+    expect(upstreamUrl(base, { kind: 'provider', id: 'prv_abc' })).toBe(
+      'https://api.example.com/v1/public/providers/prv_abc',
+    );
   });
 
-  it.each(['pay_../../admin', '//evil.example/x', 'pay_a%2f..', 'prv_abc', 'pay_a\r\nHost: evil'])('refuses the id %j before any request', (id) => {
-    expect(() => upstreamUrl(base, { kind: 'collection', id })).toThrow(AppError);
-  });
+  it.each(['pay_../../admin', '//evil.example/x', 'pay_a%2f..', 'prv_abc', 'pay_a\r\nHost: evil'])(
+    'refuses the id %j before any request',
+    (id) => {
+      expect(() => upstreamUrl(base, { kind: 'collection', id })).toThrow(AppError);
+    },
+  );
 
   it('refuses a page or limit out of range', () => {
     expect(() => upstreamUrl(base, { kind: 'list', page: 0, limit: 10 })).toThrow(AppError);
@@ -158,7 +213,13 @@ describe('parseRetryAfter', () => {
 
 describe('concurrency limit', () => {
   it('keeps at most maxConcurrent upstream requests in flight and still answers all', async () => {
-    const c = createUpstreamClient({ baseUrl: sandbox.url, key: 'sk_sandbox_demo', keyHeader: 'Authorization', timeoutMs: 5_000, maxConcurrent: 2 });
+    const c = createUpstreamClient({
+      baseUrl: sandbox.url,
+      key: 'sk_sandbox_demo',
+      keyHeader: 'Authorization',
+      timeoutMs: 5_000,
+      maxConcurrent: 2,
+    });
     let inFlight = 0;
     let peak = 0;
     const realFetch = globalThis.fetch;
@@ -171,7 +232,11 @@ describe('concurrency limit', () => {
       }
     });
     try {
-      const pages = await Promise.all(Array.from({ length: 8 }, (_, i) => c.get({ kind: 'list', page: i + 1, limit: 5 }, collectionListEnvelopeSchema)));
+      const pages = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          c.get({ kind: 'list', page: i + 1, limit: 5 }, collectionListEnvelopeSchema),
+        ),
+      );
       expect(pages.map((p) => p.data.length)).toEqual(Array(8).fill(5));
       expect(peak).toBe(2);
     } finally {

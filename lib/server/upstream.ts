@@ -15,9 +15,7 @@ import { logger } from './logger';
  * every attempt; transient failures are retried at most twice, with jitter.
  */
 export type UpstreamRequest =
-  | { kind: 'list'; page: number; limit: number }
-  | { kind: 'collection'; id: string }
-  | { kind: 'provider'; id: string };
+  { kind: 'list'; page: number; limit: number } | { kind: 'collection'; id: string } | { kind: 'provider'; id: string };
 
 export type UpstreamOptions = {
   baseUrl: string;
@@ -36,7 +34,11 @@ class TransientFailure extends Error {
   }
 }
 
-const SUBJECT: Record<UpstreamRequest['kind'], ErrorSubject> = { list: 'collections', collection: 'collection', provider: 'provider' };
+const SUBJECT: Record<UpstreamRequest['kind'], ErrorSubject> = {
+  list: 'collections',
+  collection: 'collection',
+  provider: 'provider',
+};
 
 /** The upstream URL for a request, or a thrown bad_request when its input breaks the rules. */
 export function upstreamUrl(baseUrl: string, request: UpstreamRequest): string {
@@ -67,7 +69,10 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 function failingField(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return '(unknown)';
-  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  const path = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
   return `${path || '(root)'}: ${issue.message}`;
 }
 
@@ -94,7 +99,13 @@ export function createUpstreamClient(options: UpstreamOptions) {
     return { bodyBytes: Buffer.byteLength(text) };
   };
 
-  async function attempt<T>(url: string, subject: ErrorSubject, schema: z.ZodType<T>, signal: AbortSignal, log: Record<string, unknown>): Promise<T> {
+  async function attempt<T>(
+    url: string,
+    subject: ErrorSubject,
+    schema: z.ZodType<T>,
+    signal: AbortSignal,
+    log: Record<string, unknown>,
+  ): Promise<T> {
     let response: Response;
     const started = performance.now();
     try {
@@ -133,22 +144,28 @@ export function createUpstreamClient(options: UpstreamOptions) {
     if (status === 403) throw AppError.of('forbidden', subject);
     if (status === 404) throw AppError.of('not_found', subject);
     if (status === 429) throw AppError.of('rate_limited', subject, { retryAfter });
-    if (status === 502 || status === 503 || status === 504) throw new TransientFailure(AppError.of('upstream_error', subject));
+    if (status === 502 || status === 503 || status === 504)
+      throw new TransientFailure(AppError.of('upstream_error', subject));
     if (status >= 400 && status < 500) throw AppError.of('upstream_rejected', subject);
     throw AppError.of('upstream_error', subject);
   }
 
   /** GETs one of the three upstream resources and parses it with `schema`. */
-  async function get<T>(request: UpstreamRequest, schema: z.ZodType<T>, context: { requestId?: string } = {}): Promise<T> {
+  async function get<T>(
+    request: UpstreamRequest,
+    schema: z.ZodType<T>,
+    context: { requestId?: string } = {},
+  ): Promise<T> {
     const subject = SUBJECT[request.kind];
     const url = upstreamUrl(baseUrl, request);
     const signal = AbortSignal.timeout(timeoutMs);
     const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
     try {
-      const run = (n: number) => limit(() => {
-        if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
-        return attempt(url, subject, schema, signal, { ...log, attempt: n });
-      });
+      const run = (n: number) =>
+        limit(() => {
+          if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
+          return attempt(url, subject, schema, signal, { ...log, attempt: n });
+        });
       return await pRetry(run, {
         retries: 2,
         minTimeout: retryDelayMs,

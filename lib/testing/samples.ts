@@ -3,7 +3,13 @@ export function sampleCollection(overrides: Record<string, unknown> = {}) {
   return {
     id: 'pay_abc123',
     type: 'integrated',
-    contact: { id: 'contact_1', firstName: 'Zoë', lastName: 'Okafor', phone: '+234 801 234 5678', email: 'zoe@example.com' },
+    contact: {
+      id: 'contact_1',
+      firstName: 'Zoë',
+      lastName: 'Okafor',
+      phone: '+234 801 234 5678',
+      email: 'zoe@example.com',
+    },
     reference: 'INV-1',
     amount: { value: 150000, currency: 'NGN' },
     status: 'pending',

@@ -31,10 +31,18 @@ export default async function ProviderPage({ params }: Props) {
           <OnOffBadge on={p.enabled} onText="Enabled" offText="Disabled" />
         </h1>
         <Fields>
-          <Field term="Slug"><Copyable value={p.slug} label="slug" /></Field>
-          <Field term="ID"><Copyable value={p.id} label="id" /></Field>
-          <Field term="Created"><TimeAgo iso={p.createdAt} /></Field>
-          <Field term="Updated"><TimeAgo iso={p.updatedAt} /></Field>
+          <Field term="Slug">
+            <Copyable value={p.slug} label="slug" />
+          </Field>
+          <Field term="ID">
+            <Copyable value={p.id} label="id" />
+          </Field>
+          <Field term="Created">
+            <TimeAgo iso={p.createdAt} />
+          </Field>
+          <Field term="Updated">
+            <TimeAgo iso={p.updatedAt} />
+          </Field>
         </Fields>
       </div>
       <ExtraFields record={p} kind="provider" />

@@ -1,6 +1,13 @@
 import { upstreamList } from './upstream';
 
-type Row = { id: string; reference: string; status: string; createdAt: string; amount: { value: number; currency: string }; contact: { firstName: string; lastName: string; email: string } };
+type Row = {
+  id: string;
+  reference: string;
+  status: string;
+  createdAt: string;
+  amount: { value: number; currency: string };
+  contact: { firstName: string; lastName: string; email: string };
+};
 
 /** One server-rendered page with a table of the first page of collections. */
 export default async function Page({ searchParams }: { searchParams: Promise<{ page?: string; limit?: string }> }) {
@@ -11,14 +18,29 @@ export default async function Page({ searchParams }: { searchParams: Promise<{ p
       <h1>Collections</h1>
       <table>
         <thead>
-          <tr><th>Reference</th><th>Contact</th><th>Amount</th><th>Status</th><th>Created</th><th>ID</th></tr>
+          <tr>
+            <th>Reference</th>
+            <th>Contact</th>
+            <th>Amount</th>
+            <th>Status</th>
+            <th>Created</th>
+            <th>ID</th>
+          </tr>
         </thead>
         <tbody>
           {body.data.map((c) => (
             <tr key={c.id}>
-              <td><a href={`/collections/${c.id}`}>{c.reference}</a></td>
-              <td>{c.contact.firstName} {c.contact.lastName}<br />{c.contact.email}</td>
-              <td>{c.amount.currency} {c.amount.value}</td>
+              <td>
+                <a href={`/collections/${c.id}`}>{c.reference}</a>
+              </td>
+              <td>
+                {c.contact.firstName} {c.contact.lastName}
+                <br />
+                {c.contact.email}
+              </td>
+              <td>
+                {c.amount.currency} {c.amount.value}
+              </td>
               <td>{c.status}</td>
               <td>{c.createdAt}</td>
               <td>{c.id}</td>

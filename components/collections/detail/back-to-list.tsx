@@ -9,9 +9,16 @@ const noSubscribe = () => () => {};
 
 /** Back to the list page the user came from (page and limit kept), else the first page. */
 export function BackToList() {
-  const href = useSyncExternalStore(noSubscribe, () => recallListHref() ?? '/collections', () => '/collections');
+  const href = useSyncExternalStore(
+    noSubscribe,
+    () => recallListHref() ?? '/collections',
+    () => '/collections',
+  );
   return (
-    <Link href={href} className={`inline-flex items-center gap-1 rounded text-sm text-sky-800 hover:underline dark:text-sky-300 ${focusRing}`}>
+    <Link
+      href={href}
+      className={`inline-flex items-center gap-1 rounded text-sm text-sky-800 hover:underline dark:text-sky-300 ${focusRing}`}
+    >
       <span aria-hidden="true">←</span> Back to collections
     </Link>
   );

@@ -16,16 +16,34 @@ export function CollectionHeader({ collection: c, minorUnits }: { collection: Co
           <StatusBadge status={c.status} />
         </h1>
         <Fields>
-          <Field term="Reference"><Copyable value={c.reference} label="reference" mono={false} /></Field>
-          <Field term="Type"><EnumBadge value={c.type} tone="neutral" /></Field>
-          <Field term="ID"><Copyable value={c.id} label="id" /></Field>
-          <Field term="Amount"><Copyable value={amount} label="amount" mono={false} /></Field>
+          <Field term="Reference">
+            <Copyable value={c.reference} label="reference" mono={false} />
+          </Field>
+          <Field term="Type">
+            <EnumBadge value={c.type} tone="neutral" />
+          </Field>
+          <Field term="ID">
+            <Copyable value={c.id} label="id" />
+          </Field>
+          <Field term="Amount">
+            <Copyable value={amount} label="amount" mono={false} />
+          </Field>
         </Fields>
       </div>
       <Fields>
-        <Field term="Created"><TimeAgo iso={c.createdAt} /></Field>
-        <Field term="Updated"><TimeAgo iso={c.updatedAt} /></Field>
-        <Field term="Completed">{c.completedAt ? <TimeAgo iso={c.completedAt} /> : <span className="text-zinc-600 dark:text-zinc-400">Not completed</span>}</Field>
+        <Field term="Created">
+          <TimeAgo iso={c.createdAt} />
+        </Field>
+        <Field term="Updated">
+          <TimeAgo iso={c.updatedAt} />
+        </Field>
+        <Field term="Completed">
+          {c.completedAt ? (
+            <TimeAgo iso={c.completedAt} />
+          ) : (
+            <span className="text-zinc-600 dark:text-zinc-400">Not completed</span>
+          )}
+        </Field>
         <Field term="Expires in">
           <span className="font-mono">{c.expiresIn}</span>{' '}
           <span className="text-xs text-zinc-600 dark:text-zinc-400">(as given; the API does not state the unit)</span>

@@ -10,24 +10,39 @@ export function ContactCard({ contact }: { contact: Contact }) {
   return (
     <Section title="Contact" id="contact">
       <Fields>
-        <Field term="Name"><span className="inline-flex items-center gap-1">{name || '—'}{name ? <CopyButton value={name} label="name" /> : null}</span></Field>
+        <Field term="Name">
+          <span className="inline-flex items-center gap-1">
+            {name || '—'}
+            {name ? <CopyButton value={name} label="name" /> : null}
+          </span>
+        </Field>
         <Field term="Phone">
           {contact.phone ? (
             <span className="inline-flex items-center gap-1">
-              <a className={link} href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`}>{contact.phone}</a>
+              <a className={link} href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`}>
+                {contact.phone}
+              </a>
               <CopyButton value={contact.phone} label="phone" />
             </span>
-          ) : '—'}
+          ) : (
+            '—'
+          )}
         </Field>
         <Field term="Email">
           {contact.email ? (
             <span className="inline-flex items-center gap-1">
-              <a className={`${link} break-all`} href={`mailto:${contact.email}`}>{contact.email}</a>
+              <a className={`${link} break-all`} href={`mailto:${contact.email}`}>
+                {contact.email}
+              </a>
               <CopyButton value={contact.email} label="email" />
             </span>
-          ) : '—'}
+          ) : (
+            '—'
+          )}
         </Field>
-        <Field term="Contact ID"><Copyable value={contact.id} label="contact id" /></Field>
+        <Field term="Contact ID">
+          <Copyable value={contact.id} label="contact id" />
+        </Field>
       </Fields>
     </Section>
   );

@@ -14,20 +14,45 @@ export function LineItems({ items, amount, minorUnits }: { items: LineItem[]; am
   const matches = totals.length === 1 && totals[0]!.currency === amount.currency && totals[0]!.value === amount.value;
 
   return (
-    <Section title="Line items" id="line-items" aside={<span className="text-sm text-zinc-600 dark:text-zinc-400">{items.length} {items.length === 1 ? 'item' : 'items'}</span>}>
+    <Section
+      title="Line items"
+      id="line-items"
+      aside={
+        <span className="text-sm text-zinc-600 dark:text-zinc-400">
+          {items.length} {items.length === 1 ? 'item' : 'items'}
+        </span>
+      }
+    >
       {items.length === 0 ? (
-        <EmptyState title="No line items">This collection carries no line items; its amount stands on its own.</EmptyState>
+        <EmptyState title="No line items">
+          This collection carries no line items; its amount stands on its own.
+        </EmptyState>
       ) : (
         <>
-          <div role="region" aria-label="Line items table" tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-sky-600">
+          <div
+            role="region"
+            aria-label="Line items table"
+            tabIndex={0}
+            className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-sky-600"
+          >
             <table className="w-full text-left text-sm">
               <thead className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
                 <tr>
-                  <th scope="col" className="py-1 pr-3 font-medium">Name</th>
-                  <th scope="col" className="py-1 pr-3 font-medium">Description</th>
-                  <th scope="col" className="py-1 pr-3 text-right font-medium">Quantity</th>
-                  <th scope="col" className="py-1 pr-3 text-right font-medium">Amount</th>
-                  <th scope="col" className="py-1 text-right font-medium">Line total</th>
+                  <th scope="col" className="py-1 pr-3 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="py-1 pr-3 font-medium">
+                    Description
+                  </th>
+                  <th scope="col" className="py-1 pr-3 text-right font-medium">
+                    Quantity
+                  </th>
+                  <th scope="col" className="py-1 pr-3 text-right font-medium">
+                    Amount
+                  </th>
+                  <th scope="col" className="py-1 text-right font-medium">
+                    Line total
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
@@ -37,7 +62,9 @@ export function LineItems({ items, amount, minorUnits }: { items: LineItem[]; am
                     <td className="py-1.5 pr-3 text-zinc-700 dark:text-zinc-300">{item.description}</td>
                     <td className="py-1.5 pr-3 text-right tabular-nums">{item.quantity}</td>
                     <td className="whitespace-nowrap py-1.5 pr-3 text-right tabular-nums">{fmt(item.amount)}</td>
-                    <td className="whitespace-nowrap py-1.5 text-right tabular-nums">{fmt({ value: item.amount.value * item.quantity, currency: item.amount.currency })}</td>
+                    <td className="whitespace-nowrap py-1.5 text-right tabular-nums">
+                      {fmt({ value: item.amount.value * item.quantity, currency: item.amount.currency })}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -50,7 +77,9 @@ export function LineItems({ items, amount, minorUnits }: { items: LineItem[]; am
             <dd className="tabular-nums font-medium">{fmt(amount)}</dd>
           </dl>
           {!matches ? (
-            <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">The line items add up to a different figure than the collection amount.</p>
+            <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">
+              The line items add up to a different figure than the collection amount.
+            </p>
           ) : null}
         </>
       )}

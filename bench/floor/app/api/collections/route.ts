@@ -4,5 +4,8 @@ import { upstreamList } from '../../upstream';
 export async function GET(request: Request) {
   const search = new URL(request.url).searchParams;
   const upstream = await upstreamList(search.get('page') ?? '1', search.get('limit') ?? '10');
-  return new Response(await upstream.text(), { status: upstream.status, headers: { 'Content-Type': 'application/json' } });
+  return new Response(await upstream.text(), {
+    status: upstream.status,
+    headers: { 'Content-Type': 'application/json' },
+  });
 }
