@@ -27,18 +27,19 @@ const NO_ROWS: CollectionRow[] = [];
 export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [{ page, limit }, setParams] = useListState();
-  const query = useQuery({ ...collectionListOptions({ page, limit }), placeholderData: keepPreviousData });
+  const [state, setState] = useListState();
+  const { page, limit } = state;
+  const query = useQuery({ ...collectionListOptions(state), placeholderData: keepPreviousData });
   const envelope = query.data;
   const count = envelope?.meta.count ?? 0;
   const lastPage = lastPageOf(count, limit);
   const next = query.isPlaceholderData ? null : envelope?.meta.next;
 
   useEffect(() => {
-    if (next) queryClient.query(collectionListOptions({ page: next, limit })).catch(noop);
-  }, [next, limit, queryClient]);
+    if (next) queryClient.query(collectionListOptions({ ...state, page: next })).catch(noop);
+  }, [next, state, queryClient]);
 
-  useEffect(() => rememberListHref(collectionsHref({ page, limit })), [page, limit]);
+  useEffect(() => rememberListHref(collectionsHref(state)), [state]);
 
   const columns = useMemo(() => collectionColumns(minorUnits), [minorUnits]);
   const pagination: PaginationState = { pageIndex: page - 1, pageSize: limit };
@@ -50,8 +51,8 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
     rowCount: count,
     state: { pagination },
     onPaginationChange: (updater: Updater<PaginationState>) => {
-      const state = typeof updater === 'function' ? updater(pagination) : updater;
-      setParams({ page: state.pageIndex + 1, limit: state.pageSize });
+      const paged = typeof updater === 'function' ? updater(pagination) : updater;
+      setState({ ...state, page: paged.pageIndex + 1, limit: paged.pageSize });
     },
   });
 
@@ -113,7 +114,7 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
         <EmptyState title={`Page ${page} is past the end`}>
           There {lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`} of {limit} rows.{' '}
           <Link
-            href={collectionsHref({ page: lastPage, limit })}
+            href={collectionsHref({ ...state, page: lastPage })}
             className="font-medium text-sky-800 underline dark:text-sky-300"
           >
             Go to the last page
@@ -164,7 +165,7 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
         lastPage={lastPage}
         busy={busy}
         onPage={(p) => table.setPageIndex(p - 1)}
-        onLimit={(size) => setParams({ limit: size, page: Math.floor(((page - 1) * limit) / size) + 1 })}
+        onLimit={(size) => setState({ ...state, limit: size, page: Math.floor(((page - 1) * limit) / size) + 1 })}
       />
     </div>
   );

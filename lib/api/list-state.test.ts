@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   collectionsHref,
+  defaults,
+  isIndexed,
+  listStateSchema,
+  type ListState,
   correctedCollectionsUrl,
   lastPage,
   nearestPageSize,
+  PAGING,
   pagingSchema,
   parseListState,
   readListState,
@@ -12,17 +17,29 @@ import {
 } from './list-state';
 
 type Raw = string | string[] | undefined;
+const state = (page: number, limit: number, rest: Partial<ListState> = {}): ListState => ({
+  ...defaults(listStateSchema),
+  page,
+  limit,
+  ...rest,
+});
 const strict = (input: { page?: Raw; limit?: Raw }) => parseListState(toSearchParams(input));
 const correct = (input: { page?: Raw; limit?: Raw }) => readListState(toSearchParams(input));
 
 describe('strict mode (the API)', () => {
   it('defaults to page 1 and limit 10', () => {
-    expect(strict({})).toEqual({ ok: true, value: { page: 1, limit: 10 } });
+    expect(strict({})).toEqual({ ok: true, value: { page: 1, limit: 10, sort: '-createdAt' } });
   });
 
   it('accepts plain whole numbers in range', () => {
-    expect(strict({ page: '3', limit: '100' })).toEqual({ ok: true, value: { page: 3, limit: 100 } });
-    expect(strict({ page: '99000001', limit: '1' })).toEqual({ ok: true, value: { page: 99000001, limit: 1 } });
+    expect(strict({ page: '3', limit: '100' })).toEqual({
+      ok: true,
+      value: { page: 3, limit: 100, sort: '-createdAt' },
+    });
+    expect(strict({ page: '99000001', limit: '1' })).toEqual({
+      ok: true,
+      value: { page: 99000001, limit: 1, sort: '-createdAt' },
+    });
   });
 
   it.each(['0', '-1', 'abc', '1.5', '1e3', '0x10', ' 1', '1 ', '+1', '01', '', '99999999999999999'])(
@@ -53,23 +70,23 @@ describe('strict mode (the API)', () => {
   it('reads URLSearchParams', () => {
     expect(parseListState(new URLSearchParams('page=2&limit=25&other=x'))).toEqual({
       ok: true,
-      value: { page: 2, limit: 25 },
+      value: { page: 2, limit: 25, sort: '-createdAt' },
     });
   });
 });
 
 describe('corrective mode (the pages: nearest valid state)', () => {
   it('keeps valid values', () => {
-    expect(correct({ page: '4', limit: '50' })).toEqual({ page: 4, limit: 50 });
+    expect(correct({ page: '4', limit: '50' })).toEqual({ page: 4, limit: 50, sort: '-createdAt' });
   });
 
   it('corrects garbage to the defaults', () => {
-    expect(correct({ page: 'abc', limit: '9999' })).toEqual({ page: 1, limit: 100 });
-    expect(correct({ page: '-2', limit: 'x' })).toEqual({ page: 1, limit: 10 });
+    expect(correct({ page: 'abc', limit: '9999' })).toEqual({ page: 1, limit: 100, sort: '-createdAt' });
+    expect(correct({ page: '-2', limit: 'x' })).toEqual({ page: 1, limit: 10, sort: '-createdAt' });
   });
 
   it('takes the first of repeated values and trims spaces', () => {
-    expect(correct({ page: ['2', '9'], limit: ' 25 ' })).toEqual({ page: 2, limit: 25 });
+    expect(correct({ page: ['2', '9'], limit: ' 25 ' })).toEqual({ page: 2, limit: 25, sort: '-createdAt' });
   });
 
   it('snaps a limit off the menu to the nearest page size', () => {
@@ -81,10 +98,10 @@ describe('corrective mode (the pages: nearest valid state)', () => {
 
   it('reads the browser URL with the same rules', () => {
     const read = (query: string) => readListState(new URLSearchParams(query));
-    expect(read('page=4&limit=50')).toEqual({ page: 4, limit: 50 });
-    expect(read('page=1.5')).toEqual({ page: 1, limit: 10 });
-    expect(read('limit=9999')).toEqual({ page: 1, limit: 100 });
-    expect(read('')).toEqual({ page: 1, limit: 10 });
+    expect(read('page=4&limit=50')).toEqual({ page: 4, limit: 50, sort: '-createdAt' });
+    expect(read('page=1.5')).toEqual({ page: 1, limit: 10, sort: '-createdAt' });
+    expect(read('limit=9999')).toEqual({ page: 1, limit: 100, sort: '-createdAt' });
+    expect(read('')).toEqual({ page: 1, limit: 10, sort: '-createdAt' });
   });
 });
 
@@ -112,19 +129,17 @@ describe('the corrected /collections URL (proxy.ts)', () => {
 
 describe('query strings (one writer)', () => {
   it('leaves defaults out of hrefs', () => {
-    expect(collectionsHref({ page: 1, limit: 10 })).toBe('/collections');
-    expect(collectionsHref({ page: 3, limit: 25 })).toBe('/collections?page=3&limit=25');
-    expect(collectionsHref({ page: 1, limit: 50 })).toBe('/collections?limit=50');
+    expect(collectionsHref(state(1, 10))).toBe('/collections');
+    expect(collectionsHref(state(3, 25))).toBe('/collections?page=3&limit=25');
+    expect(collectionsHref(state(1, 50))).toBe('/collections?limit=50');
   });
 
   it('keeps other query parameters in hrefs', () => {
-    expect(collectionsHref({ page: 2, limit: 10 }, new URLSearchParams('utm=x&page=9'))).toBe(
-      '/collections?utm=x&page=2',
-    );
+    expect(collectionsHref(state(2, 10), new URLSearchParams('utm=x&page=9'))).toBe('/collections?utm=x&page=2');
   });
 
   it('writes every value when asked to be explicit (the upstream and /api calls)', () => {
-    expect(stateQuery(pagingSchema, { page: 1, limit: 10 }, { explicit: true })).toBe('page=1&limit=10');
+    expect(stateQuery(pagingSchema, { page: 1, limit: 10 }, { explicit: PAGING })).toBe('page=1&limit=10');
   });
 });
 
@@ -133,5 +148,81 @@ describe('lastPage', () => {
     expect(lastPage(253, 10)).toBe(26);
     expect(lastPage(250, 10)).toBe(25);
     expect(lastPage(0, 10)).toBe(1);
+  });
+});
+
+describe('filters and sort (the index)', () => {
+  const strictQuery = (query: string) => parseListState(new URLSearchParams(query));
+
+  it('reads every filter, lists split on commas', () => {
+    const result = strictQuery(
+      'status=pending,completed&currency=NGN&createdFrom=2026-01-01&createdTo=2026-01-31&amountMin=-5&amountMax=100&sort=-amount&q=Ada',
+    );
+    expect(result).toEqual({
+      ok: true,
+      value: state(1, 10, {
+        status: ['pending', 'completed'],
+        currency: ['NGN'],
+        createdFrom: '2026-01-01',
+        createdTo: '2026-01-31',
+        amountMin: -5,
+        amountMax: 100,
+        sort: '-amount',
+        q: 'Ada',
+      }),
+    });
+  });
+
+  it.each([
+    ['sort=newest', 'sort'],
+    ['createdFrom=2026-02-30', 'createdFrom'],
+    ['createdTo=yesterday', 'createdTo'],
+    ['amountMin=1.5', 'amountMin'],
+    ['amountMax=1e3', 'amountMax'],
+    ['amountMin=10&amountMax=9', 'amountMin'],
+    ['createdFrom=2026-02-02&createdTo=2026-02-01', 'createdFrom'],
+    ['q=', 'q'],
+    [`q=${'x'.repeat(201)}`, 'q'],
+    ['status=pending,,completed', 'status'],
+    ['currency=NGN&currency=USD', 'currency'],
+  ])('refuses %s, naming %s', (query, param) => {
+    const result = strictQuery(query);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.param).toBe(param);
+      expect(result.message).toContain(param);
+    }
+  });
+
+  it('corrects a hand-edited URL: bad values dropped, a backwards range turned round', () => {
+    expect(correctedCollectionsUrl(new URLSearchParams('status=pending&sort=bogus&amountMin=x'))).toBe(
+      '/collections?page=1&limit=10&status=pending',
+    );
+    expect(correctedCollectionsUrl(new URLSearchParams('amountMin=10&amountMax=2'))).toBe(
+      '/collections?page=1&limit=10&amountMin=2&amountMax=10',
+    );
+    expect(correctedCollectionsUrl(new URLSearchParams('status=pending&currency=NGN&sort=-amount'))).toBeNull();
+  });
+
+  it('round-trips through the URL', () => {
+    const s = state(3, 25, {
+      status: ['pending'],
+      currency: ['NGN', 'USD'],
+      createdFrom: '2026-01-01',
+      sort: 'amount',
+    });
+    const href = collectionsHref(s);
+    expect(href).toBe(
+      '/collections?page=3&limit=25&status=pending&currency=NGN%2CUSD&createdFrom=2026-01-01&sort=amount',
+    );
+    expect(readListState(new URLSearchParams(href.split('?')[1]))).toEqual(s);
+  });
+
+  it('asks the index only for a filter, a search or a sort other than newest first', () => {
+    expect(isIndexed(state(2, 50))).toBe(false);
+    expect(isIndexed(state(1, 10, { sort: '-createdAt' }))).toBe(false);
+    expect(isIndexed(state(1, 10, { sort: 'amount' }))).toBe(true);
+    expect(isIndexed(state(1, 10, { status: ['pending'] }))).toBe(true);
+    expect(isIndexed(state(1, 10, { q: 'ada' }))).toBe(true);
   });
 });

@@ -17,13 +17,16 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const;
 /** Anything with `getAll`: URLSearchParams, Next's ReadonlyURLSearchParams. */
 export type SearchLike = { getAll(name: string): string[] };
 
+/** What a strict parse returns for a value that breaks the rule. */
+export const INVALID: unique symbol = Symbol('invalid');
+
 /** One URL parameter: its default, its strict rule and its correction. */
 export type Field<T> = {
   fallback: T;
   /** The rule, as the 400's message says it. */
   rule: string;
-  /** Strict: the value, or undefined when `raw` breaks the rule. */
-  parse(raw: string): T | undefined;
+  /** Strict: the value, or INVALID when `raw` breaks the rule. */
+  parse(raw: string): T | typeof INVALID;
   /** Corrective: the closest valid value to whatever `raw` is. */
   correct(raw: string): T;
   /** Whether a typed value obeys the rule (for values that never were text). */
@@ -56,7 +59,7 @@ function wholeNumber(options: {
     rule: options.rule,
     parse: (raw) => {
       const n = POSITIVE_INT.test(raw) ? Number(raw) : NaN;
-      return valid(n) ? n : undefined;
+      return valid(n) ? n : INVALID;
     },
     correct: (raw) => {
       const text = raw.trim();
@@ -82,15 +85,125 @@ export const limitField = wholeNumber({
   snap: nearestPageSize,
 });
 
+/** Optional text parameters: absent (undefined) unless the URL gives a valid value. */
+function optional<T>(
+  rule: string,
+  parse: (raw: string) => T | typeof INVALID,
+  format: (value: T) => string,
+): Field<T | undefined> {
+  return {
+    fallback: undefined,
+    rule,
+    parse,
+    correct: (raw) => {
+      const value = parse(raw.trim());
+      return value === INVALID ? undefined : value;
+    },
+    valid: (value) => value === undefined || parse(format(value)) !== INVALID,
+    format: (value) => (value === undefined ? '' : format(value)),
+  };
+}
+
+/** A comma-separated list of exact values (status, currency): open sets, compared as upstream spells them. */
+function valueList(name: string): Field<string[] | undefined> {
+  return optional(
+    `${name} must be one value or a comma-separated list of up to 20 values`,
+    (raw) => {
+      const values = [...new Set(raw.split(',').map((v) => v.trim()))];
+      return values.length <= 20 && values.every((v) => v.length > 0 && v.length <= 64) ? values : INVALID;
+    },
+    (values) => values.join(','),
+  );
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+function isCalendarDate(raw: string): boolean {
+  const m = DATE.exec(raw);
+  if (!m) return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === raw;
+}
+const day = (name: string) =>
+  optional(`${name} must be a date as YYYY-MM-DD`, (raw) => (isCalendarDate(raw) ? raw : INVALID), String);
+
+const AMOUNT = /^-?(0|[1-9][0-9]{0,15})$/;
+const amount = (name: string) =>
+  optional(
+    `${name} must be a whole number`,
+    (raw) => (AMOUNT.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : INVALID),
+    String,
+  );
+
+export const SORTS = ['-createdAt', 'createdAt', '-amount', 'amount', '-updatedAt', 'updatedAt'] as const;
+export type Sort = (typeof SORTS)[number];
+export const DEFAULT_SORT: Sort = '-createdAt';
+const sortField: Field<Sort> = {
+  fallback: DEFAULT_SORT,
+  rule: `sort must be one of ${SORTS.join(', ')}`,
+  parse: (raw) => ((SORTS as readonly string[]).includes(raw) ? (raw as Sort) : INVALID),
+  correct: (raw) => ((SORTS as readonly string[]).includes(raw.trim()) ? (raw.trim() as Sort) : DEFAULT_SORT),
+  valid: (value) => SORTS.includes(value),
+  format: String,
+};
+
+export const MAX_QUERY = 200;
+const queryField = optional(
+  `q must be 1 to ${MAX_QUERY} characters`,
+  (raw) => (raw.trim().length >= 1 && raw.length <= MAX_QUERY ? raw.trim() : INVALID),
+  String,
+);
+
 /** What the upstream itself takes: page and limit. The sandbox parses with this. */
 export const pagingSchema = { page: pageField, limit: limitField } satisfies Schema;
+/** Written even at their defaults where a reader should see them (upstream URLs, corrections). */
+export const PAGING = ['page', 'limit'] as const;
+
+/** The index's filters and sort (contract section 7); any of them set serves the list from the index. */
+export const filterSchema = {
+  status: valueList('status'),
+  currency: valueList('currency'),
+  createdFrom: day('createdFrom'),
+  createdTo: day('createdTo'),
+  amountMin: amount('amountMin'),
+  amountMax: amount('amountMax'),
+  sort: sortField,
+  q: queryField,
+} satisfies Schema;
+
 /** The collections list's URL state. */
-export const listStateSchema = { ...pagingSchema } satisfies Schema;
+export const listStateSchema = { ...pagingSchema, ...filterSchema } satisfies Schema;
+/** `/search` and `/api/search`: the query and its pages. */
+export const searchStateSchema = { q: queryField, ...pagingSchema } satisfies Schema;
 
 export type Paging = StateOf<typeof pagingSchema>;
+export type Filters = StateOf<typeof filterSchema>;
 export type ListState = StateOf<typeof listStateSchema>;
+export type SearchState = StateOf<typeof searchStateSchema>;
+
+/** Whether a list state asks the index (a filter, a search or a sort other than newest first). */
+export function isIndexed(state: Filters): boolean {
+  return (Object.keys(filterSchema) as (keyof Filters)[]).some(
+    (name) =>
+      filterSchema[name].format(state[name] as never) !==
+      filterSchema[name].format(filterSchema[name].fallback as never),
+  );
+}
+
+/** Rules across parameters: a range must not run backwards. */
+function crossCheck(state: Filters): { param: string; message: string } | null {
+  if (state.amountMin !== undefined && state.amountMax !== undefined && state.amountMin > state.amountMax)
+    return { param: 'amountMin', message: 'amountMin must not be more than amountMax' };
+  if (state.createdFrom && state.createdTo && state.createdFrom > state.createdTo)
+    return { param: 'createdFrom', message: 'createdFrom must not be after createdTo' };
+  return null;
+}
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; param: string; message: string };
+
+/** Every parameter at its default: the state of a bare URL. */
+export function defaults<S extends Schema>(schema: S): StateOf<S> {
+  return Object.fromEntries(Object.entries(schema).map(([name, field]) => [name, field.fallback])) as StateOf<S>;
+}
 
 /** Strict mode: every parameter given at most once and valid, else the first problem named. */
 export function parseState<S extends Schema>(schema: S, search: SearchLike): ParseResult<StateOf<S>> {
@@ -103,7 +216,7 @@ export function parseState<S extends Schema>(schema: S, search: SearchLike): Par
       continue;
     }
     const parsed = field.parse(all[0]!);
-    if (parsed === undefined) return { ok: false, param: name, message: field.rule };
+    if (parsed === INVALID) return { ok: false, param: name, message: field.rule };
     value[name] = parsed;
   }
   return { ok: true, value: value as StateOf<S> };
@@ -134,14 +247,16 @@ export function isValidState<S extends Schema>(schema: S, state: StateOf<S>): bo
 export function stateQuery<S extends Schema>(
   schema: S,
   state: StateOf<S>,
-  options: { keep?: URLSearchParams; explicit?: boolean } = {},
+  options: { keep?: URLSearchParams; explicit?: readonly string[] } = {},
 ): string {
   const query = new URLSearchParams(options.keep);
   for (const name of Object.keys(schema)) query.delete(name);
   for (const [name, field] of Object.entries(schema)) {
     const v = (state as Record<string, unknown>)[name];
     const text = field.format(v);
-    if (options.explicit || text !== field.format(field.fallback)) query.set(name, text);
+    // An absent optional value formats as '' and is never written.
+    if (text !== '' && (options.explicit?.includes(name) || text !== field.format(field.fallback)))
+      query.set(name, text);
   }
   return query.toString();
 }
@@ -155,8 +270,27 @@ export function toSearchParams(record: Record<string, string | string[] | undefi
 
 // The collections list, by name: what pages, proxy.ts, the browser and /api call.
 
-export const parseListState = (search: SearchLike) => parseState(listStateSchema, search);
-export const readListState = (search: SearchLike): ListState => correctState(listStateSchema, search).value;
+export function parseListState(search: SearchLike): ParseResult<ListState> {
+  const parsed = parseState(listStateSchema, search);
+  const problem = parsed.ok ? crossCheck(parsed.value) : null;
+  return problem ? { ok: false, ...problem } : parsed;
+}
+
+/** The list state a page shows: corrected, and a backwards range turned the right way round. */
+function correctList(search: SearchLike): { value: ListState; changed: boolean } {
+  const { value, changed } = correctState(listStateSchema, search);
+  if (!crossCheck(value)) return { value, changed };
+  const swapped = { ...value };
+  if (value.amountMin !== undefined && value.amountMax !== undefined && value.amountMin > value.amountMax)
+    [swapped.amountMin, swapped.amountMax] = [value.amountMax, value.amountMin];
+  if (value.createdFrom && value.createdTo && value.createdFrom > value.createdTo)
+    [swapped.createdFrom, swapped.createdTo] = [value.createdTo, value.createdFrom];
+  return { value: swapped, changed: true };
+}
+
+export const readListState = (search: SearchLike): ListState => correctList(search).value;
+export const parseSearchState = (search: SearchLike) => parseState(searchStateSchema, search);
+export const readSearchState = (search: SearchLike): SearchState => correctState(searchStateSchema, search).value;
 
 /** The canonical `/collections` URL for a state; other query parameters in `keep` are kept. */
 export function collectionsHref(state: ListState, keep?: URLSearchParams): string {
@@ -166,8 +300,8 @@ export function collectionsHref(state: ListState, keep?: URLSearchParams): strin
 
 /** The corrected `/collections` URL when the query holds an invalid, repeated or off-menu value; else null. */
 export function correctedCollectionsUrl(search: URLSearchParams): string | null {
-  const { value, changed } = correctState(listStateSchema, search);
-  return changed ? `/collections?${stateQuery(listStateSchema, value, { keep: search, explicit: true })}` : null;
+  const { value, changed } = correctList(search);
+  return changed ? `/collections?${stateQuery(listStateSchema, value, { keep: search, explicit: PAGING })}` : null;
 }
 
 /** Number of the last page for a total; 1 for an empty set. */

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CollectionListEnvelope } from '@/lib/api/envelopes';
-import { listStateSchema, stateQuery, type ListState } from '@/lib/api/list-state';
+import { listStateSchema, PAGING, stateQuery, type ListState } from '@/lib/api/list-state';
 import { failureFrom, networkFailure } from './api-failure';
 import { queryKeys } from './keys';
 import { toRowPage } from './rows';
@@ -23,7 +23,7 @@ async function getJson<T>(path: string, signal: AbortSignal): Promise<T> {
 }
 
 export function collectionListOptions(state: ListState) {
-  const query = stateQuery(listStateSchema, state, { explicit: true });
+  const query = stateQuery(listStateSchema, state, { explicit: PAGING });
   return queryOptions({
     queryKey: queryKeys.collectionList(state),
     queryFn: async ({ signal }) =>

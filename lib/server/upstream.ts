@@ -4,7 +4,7 @@ import pRetry from 'p-retry';
 import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { isCollectionId, isProviderId } from '@/lib/api/ids';
-import { isValidState, pagingSchema, stateQuery } from '@/lib/api/list-state';
+import { isValidState, PAGING, pagingSchema, stateQuery } from '@/lib/api/list-state';
 import { AppError } from './errors';
 import { logger } from './logger';
 
@@ -46,7 +46,7 @@ export function upstreamUrl(baseUrl: string, request: UpstreamRequest): string {
     case 'list': {
       const paging = { page: request.page, limit: request.limit };
       if (!isValidState(pagingSchema, paging)) throw AppError.of('bad_request', 'collections');
-      return `${baseUrl}/public/collections?${stateQuery(pagingSchema, paging, { explicit: true })}`;
+      return `${baseUrl}/public/collections?${stateQuery(pagingSchema, paging, { explicit: PAGING })}`;
     }
     case 'collection':
       if (!isCollectionId(request.id)) throw AppError.of('bad_request', 'collection');

@@ -1,0 +1,108 @@
+import 'server-only';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+
+/**
+ * The index's "blind index" (after CipherSweet and ankane/blind_index): a
+ * contact's e-mail, phone and names are kept only as keyed HMAC tokens for
+ * exact-match search and as AES-256-GCM ciphertext for display. Every key is
+ * derived from INDEX_SECRET with HKDF, one per purpose, so a token of one field
+ * says nothing about another field's.
+ */
+export type TokenKind = 'email' | 'phone' | 'last4' | 'name';
+const TOKEN_KINDS: TokenKind[] = ['email', 'phone', 'last4', 'name'];
+
+export type Contact = { firstName: string; lastName: string; email: string; phone: string };
+
+export type BlindKeys = {
+  token(kind: TokenKind, normalised: string): string;
+  seal(contact: Contact, aad: string): string;
+  open(sealed: string, aad: string): Contact;
+  /** A value derived from the secret that reveals nothing of it: a changed secret is noticed, not misread. */
+  checkValue: string;
+  /** A stable, non-reversible name for an account (its upstream and key). */
+  accountKey(upstream: string, apiKey: string): string;
+};
+
+const SALT = Buffer.from('collections-console/index/v1');
+const derive = (secret: string, info: string) =>
+  Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), SALT, Buffer.from(info, 'utf8'), 32));
+const mac = (key: Buffer, value: string) => createHmac('sha256', key).update(value, 'utf8').digest();
+
+export function blindKeys(secret: string): BlindKeys {
+  if (secret.length < 32) throw new Error('INDEX_SECRET must be at least 32 characters');
+  const tokenKeys = Object.fromEntries(TOKEN_KINDS.map((k) => [k, derive(secret, `token:${k}`)])) as Record<
+    TokenKind,
+    Buffer
+  >;
+  const sealKey = derive(secret, 'seal:contact');
+  const accountKeyKey = derive(secret, 'account');
+  return {
+    // 128 bits of the HMAC: collisions are out of reach for any account's size, and the index stays small.
+    token: (kind, normalised) => mac(tokenKeys[kind], normalised).subarray(0, 16).toString('base64url'),
+    seal(contact, aad) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
+      cipher.setAAD(Buffer.from(aad, 'utf8'));
+      const body = Buffer.concat([cipher.update(JSON.stringify(contact), 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+    },
+    open(sealed, aad) {
+      const raw = Buffer.from(sealed, 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', sealKey, raw.subarray(0, 12));
+      decipher.setAAD(Buffer.from(aad, 'utf8'));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return JSON.parse(
+        Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'),
+      ) as Contact;
+    },
+    checkValue: mac(derive(secret, 'check'), 'collections-console index key check').subarray(0, 8).toString('hex'),
+    accountKey: (upstream, apiKey) =>
+      `acct_${mac(accountKeyKey, `${upstream}\n${apiKey}`).subarray(0, 9).toString('base64url')}`,
+  };
+}
+
+// Normalisation: the same on the way in (records) and on the way out (queries).
+
+export function normaliseEmail(value: string): string | null {
+  const email = value.normalize('NFKC').trim().toLowerCase();
+  return /^[^\s@]+@[^\s@]+$/.test(email) ? email : null;
+}
+
+/** The phone's digits, country code included ("+234 801-234 5678" → "2348012345678"). */
+export function phoneDigits(value: string): string | null {
+  const digits = value.normalize('NFKC').replace(/\D/g, '');
+  return digits.length >= 4 ? digits : null;
+}
+
+/** Name tokens: NFKC, case-folded, accents removed, split on anything but letters and digits. */
+export function nameTokens(value: string): string[] {
+  const folded = value
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .normalize('NFKC')
+    .toLowerCase()
+    // Letters that do not decompose into a base letter and an accent.
+    .replace(/[øœæßłđħı]/g, (ch) => ({ ø: 'o', œ: 'oe', æ: 'ae', ß: 'ss', ł: 'l', đ: 'd', ħ: 'h', ı: 'i' })[ch] ?? ch);
+  return [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean))];
+}
+
+/** References compare case-insensitively by prefix. */
+export function referenceKey(value: string): string {
+  return value.normalize('NFKC').toLowerCase();
+}
+
+/** Every search token of a contact, by kind (what the index stores instead of the contact). */
+export function contactTokens(keys: BlindKeys, contact: Contact): { kind: TokenKind; token: string }[] {
+  const out: { kind: TokenKind; token: string }[] = [];
+  const email = normaliseEmail(contact.email);
+  if (email) out.push({ kind: 'email', token: keys.token('email', email) });
+  const phone = phoneDigits(contact.phone);
+  if (phone) {
+    out.push({ kind: 'phone', token: keys.token('phone', phone) });
+    out.push({ kind: 'last4', token: keys.token('last4', phone.slice(-4)) });
+  }
+  for (const name of nameTokens(`${contact.firstName} ${contact.lastName}`)) {
+    out.push({ kind: 'name', token: keys.token('name', name) });
+  }
+  return out;
+}

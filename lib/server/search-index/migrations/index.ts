@@ -1,0 +1,14 @@
+import 'server-only';
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001-initial';
+
+/**
+ * Every migration, by its number. Listed here rather than read from the folder
+ * at run time, because the server is bundled: a new migration is a new file
+ * and a new line below, never an edit of an applied one.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
+
+export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

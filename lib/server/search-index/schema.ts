@@ -1,0 +1,49 @@
+import 'server-only';
+import type { Generated } from 'kysely';
+
+/**
+ * The index's tables, as Kysely sees them. Dialect-neutral on purpose (text
+ * timestamps in one ISO form, integers, text tokens), so the same queries and
+ * migrations run on SQLite and PostgreSQL. Every row carries its account.
+ */
+export type IndexDatabase = {
+  index_meta: { key: string; value: string };
+  collections: {
+    account: string;
+    id: string;
+    reference: string;
+    /** The reference, NFKC and lower-cased: prefix search by range. */
+    reference_key: string;
+    type: string;
+    status: string;
+    amount_value: number;
+    currency: string;
+    /** ISO 8601 UTC with milliseconds (`toISOString()`), so text order is time order. */
+    created_at: string;
+    updated_at: string;
+    completed_at: string | null;
+    line_item_count: number;
+    /** JSON: `[{ currency, value }]`, quantity × amount per currency. */
+    line_item_totals: string;
+    /** AES-256-GCM: the contact's names, e-mail and phone, bound to (account, id). */
+    contact_sealed: string;
+    /** When the upstream last showed this record (scan, poll or a live read). */
+    seen_at: string;
+    gone: Generated<number>;
+  };
+  contact_tokens: { account: string; kind: string; token: string; id: string };
+  sync_state: {
+    account: string;
+    /** The next list page the full scan reads (its checkpoint). */
+    scan_page: number;
+    scan_started_at: string | null;
+    /** List pages that kept failing in this scan, retried before it completes (JSON array). */
+    scan_missed: string;
+    scans_completed: number;
+    last_full_scan_at: string | null;
+    last_poll_at: string | null;
+    upstream_count: number | null;
+    error_code: string | null;
+    error_at: string | null;
+  };
+};

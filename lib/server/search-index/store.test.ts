@@ -1,0 +1,181 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collectionSchema, type Collection } from '@/lib/api/schemas';
+import { defaults, filterSchema } from '@/lib/api/list-state';
+import { sampleCollection } from '@/lib/testing/samples';
+import { blindKeys } from './blind';
+import { createQueries } from './queries';
+import { openIndexStore, type IndexStore } from './store';
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
+const ACCOUNT = 'acct_test';
+const noFilters = defaults(filterSchema);
+
+let dir: string;
+let store: IndexStore;
+
+const collection = (id: string, overrides: Record<string, unknown> = {}): Collection =>
+  collectionSchema.parse(sampleCollection({ id, ...overrides }));
+
+const contact = (firstName: string, lastName: string, email: string, phone: string) => ({
+  id: `contact_${firstName}`,
+  firstName,
+  lastName,
+  email,
+  phone,
+});
+
+const RECORDS = [
+  collection('pay_1', {
+    reference: 'INV-2026-00001',
+    contact: contact('Zoë', 'Okafor', 'Zoe.Okafor@Example.com', '+234 801 234 5678'),
+    createdAt: '2026-11-01T10:00:00.000Z',
+    amount: { value: 5000, currency: 'NGN' },
+  }),
+  collection('pay_2', {
+    reference: 'ORD-AB12CD34',
+    status: 'completed',
+    contact: contact('Søren', 'Müller', 'soren.muller@example.com', '+49 151 555 0199'),
+    createdAt: '2026-11-02T10:00:00.000Z',
+    amount: { value: 70, currency: 'EUR' },
+  }),
+  collection('pay_3', {
+    reference: 'inv-2026-00002',
+    contact: contact('Ada', 'Okafor', 'ada@example.com', '+1 415 555 5678'),
+    createdAt: '2026-11-03T10:00:00.000Z',
+    amount: { value: 900, currency: 'NGN' },
+  }),
+  collection('pay_4', {
+    reference: '100%_sure\\x',
+    contact: contact('Grace', 'Hopper', 'grace@example.com', '+44 7700 900 123'),
+    createdAt: '2026-11-04T10:00:00.000Z',
+  }),
+];
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'index-test-'));
+  store = await openIndexStore({ path: join(dir, 'index.sqlite'), keys: blindKeys(SECRET), account: ACCOUNT });
+  await store.upsert(RECORDS, '2026-11-20T00:00:00.000Z');
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ids = (page: { data: { id: string }[] }) => page.data.map((r) => r.id);
+
+describe('search', () => {
+  const search = (q: string) => createQueries(store).search(q, noFilters, 1, 10);
+
+  it.each([
+    ['an e-mail, any case and spacing', '  zoe.okafor@EXAMPLE.com ', ['pay_1'], 'email'],
+    ['a phone with spaces and +', '+234 801 234 5678', ['pay_1'], 'phone'],
+    ['a phone without + or spaces', '2348012345678', ['pay_1'], 'phone'],
+    ['the last four digits', '5678', ['pay_3', 'pay_1'], 'phoneLast4'],
+    ['a reference prefix, any case', 'INV-2026', ['pay_3', 'pay_1'], 'reference'],
+    ['a name token without its accent', 'soren', ['pay_2'], 'name'],
+    ['name tokens in any order', 'okafor zoe', ['pay_1'], 'name'],
+    ['a shared last name', 'OKAFOR', ['pay_3', 'pay_1'], 'name'],
+    ['an id', 'pay_2', ['pay_2'], 'id'],
+  ])('finds by %s', async (_, q, expected, field) => {
+    const page = await search(q);
+    expect(ids(page)).toEqual(expected);
+    expect(page.count).toBe(expected.length);
+    for (const hit of page.data) expect(hit.matched).toContain(field);
+  });
+
+  it('returns the contact name for display, decrypted', async () => {
+    const page = await search('grace@example.com');
+    expect(page.data[0]).toMatchObject({ id: 'pay_4', contact: { firstName: 'Grace', lastName: 'Hopper' } });
+    expect(page.data[0]).not.toHaveProperty('contact.email');
+  });
+
+  it.each(['%', '_', '100%', '\\', "'; drop table collections; --", '*'])('treats %j literally', async (q) => {
+    const page = await search(q);
+    for (const hit of page.data) expect(hit.reference.toLowerCase().startsWith(q.toLowerCase())).toBe(true);
+  });
+
+  it('reads quotes as punctuation, not as an operator', async () => {
+    expect(ids(await search('"Okafor"'))).toEqual(ids(await search('Okafor')));
+  });
+
+  it('finds a reference that holds wildcard characters by its literal prefix', async () => {
+    expect(ids(await search('100%_'))).toEqual(['pay_4']);
+  });
+
+  it('finds nothing for a near miss', async () => {
+    expect((await search('zoe.okafor@example.org')).count).toBe(0);
+    expect((await search('5679')).count).toBe(0);
+  });
+});
+
+describe('filters and sort', () => {
+  const list = (filters: Partial<typeof noFilters>, page = 1, limit = 10) =>
+    createQueries(store).list({ ...noFilters, ...filters }, page, limit);
+
+  it('filters by status, currency, dates and amount, with the total', async () => {
+    expect(ids(await list({ status: ['pending'], currency: ['NGN'] }))).toEqual(['pay_4', 'pay_3', 'pay_1']);
+    expect(ids(await list({ createdFrom: '2026-11-02', createdTo: '2026-11-03' }))).toEqual(['pay_3', 'pay_2']);
+    expect(ids(await list({ amountMin: 900, amountMax: 5000, currency: ['NGN'] }))).toEqual(['pay_3', 'pay_1']);
+    expect((await list({ status: ['completed', 'expired'] })).count).toBe(1);
+  });
+
+  it('sorts by amount both ways and pages without repeats', async () => {
+    expect(ids(await list({ sort: 'amount' }))).toEqual(['pay_2', 'pay_3', 'pay_1', 'pay_4']);
+    const first = await list({ sort: '-amount' }, 1, 2);
+    const second = await list({ sort: '-amount' }, 2, 2);
+    expect([...ids(first), ...ids(second)]).toEqual(['pay_4', 'pay_1', 'pay_3', 'pay_2']);
+    expect(first.count).toBe(4);
+  });
+
+  it('counts each status and currency', async () => {
+    const facets = await createQueries(store).facets();
+    expect(facets.status).toEqual([
+      { value: 'pending', count: 3 },
+      { value: 'completed', count: 1 },
+    ]);
+    expect(facets.currency.find((c) => c.value === 'NGN')?.count).toBe(3);
+  });
+});
+
+describe('the store', () => {
+  it('hides rows a completed scan did not see', async () => {
+    await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
+    expect(await store.markGone('2026-11-21T00:00:00.000Z')).toBe(3);
+    expect(await store.indexedCount()).toBe(1);
+    // Seen again: back.
+    await store.upsert([RECORDS[1]!], '2026-11-22T00:00:00.000Z');
+    expect(await store.indexedCount()).toBe(2);
+  });
+
+  it('empties itself when the secret changes, instead of misreading', async () => {
+    await store.close();
+    const path = join(dir, 'index.sqlite');
+    store = await openIndexStore({ path, keys: blindKeys(SECRET.replace('a', 'b')), account: ACCOUNT });
+    expect(store.opened).toBe('rebuilt');
+    expect(await store.indexedCount()).toBe(0);
+  });
+
+  it('holds no readable contact data in any file, in any case or encoding', async () => {
+    await store.close();
+    const files = readdirSync(dir).map((f) => readFileSync(join(dir, f)));
+    const haystacks = files.flatMap((bytes) => [
+      bytes.toString('latin1'),
+      bytes.toString('utf8'),
+      bytes.toString('utf16le'),
+    ]);
+    const all = haystacks.join('\n').toLowerCase();
+    const needles = RECORDS.flatMap((r) => [
+      r.contact.email,
+      r.contact.phone,
+      r.contact.phone.replace(/\D/g, ''),
+      r.contact.firstName,
+      r.contact.lastName,
+      r.contact.firstName.normalize('NFD'),
+    ]).flatMap((v) => [v, Buffer.from(v).toString('base64'), Buffer.from(v).toString('hex'), encodeURIComponent(v)]);
+    for (const needle of needles) expect(all, needle).not.toContain(needle.toLowerCase());
+    store = await openIndexStore({ path: join(dir, 'index.sqlite'), keys: blindKeys(SECRET), account: ACCOUNT });
+  });
+});
