@@ -46,4 +46,5 @@ export type IndexDatabase = {
     error_code: string | null;
     error_at: string | null;
   };
+  sync_lease: { account: string; owner: string; expires_at: number };
 };

@@ -27,6 +27,10 @@ export type IndexStore = {
   markGone(before: string): Promise<number>;
   state(): Promise<SyncState>;
   saveState(patch: Partial<Omit<SyncState, 'account'>>): Promise<void>;
+  /** Takes or renews the sync lease for `ttlMs`; false while another live process holds it. */
+  lease(owner: string, now: number, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up (a clean stop), so another process need not wait for it to lapse. */
+  release(owner: string): Promise<void>;
   /** Rows visible to searches. */
   indexedCount(): Promise<number>;
   close(): Promise<void>;
@@ -185,6 +189,23 @@ export async function openIndexStore(options: {
       state: () => db.selectFrom('sync_state').selectAll().where('account', '=', account).executeTakeFirstOrThrow(),
       async saveState(patch) {
         await db.updateTable('sync_state').set(patch).where('account', '=', account).execute();
+      },
+      async lease(owner, now, ttlMs) {
+        await db
+          .insertInto('sync_lease')
+          .values({ account, owner, expires_at: now + ttlMs })
+          .onConflict((oc) =>
+            oc
+              .column('account')
+              .doUpdateSet({ owner, expires_at: now + ttlMs })
+              .where((eb) => eb.or([eb('sync_lease.owner', '=', owner), eb('sync_lease.expires_at', '<', now)])),
+          )
+          .execute();
+        const row = await db.selectFrom('sync_lease').select('owner').where('account', '=', account).executeTakeFirst();
+        return row?.owner === owner;
+      },
+      async release(owner) {
+        await db.deleteFrom('sync_lease').where('account', '=', account).where('owner', '=', owner).execute();
       },
       async indexedCount() {
         const row = await db

@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql, type Kysely } from 'kysely';
 
-/** The first index: collections, contact tokens, sync state. */
+/** The first index: collections, contact tokens, sync state and its lease. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('index_meta')
@@ -65,10 +65,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('error_code', 'text')
     .addColumn('error_at', 'text')
     .execute();
+
+  // Which process syncs an account: a lease it renews; another takes over when it lapses.
+  await db.schema
+    .createTable('sync_lease')
+    .addColumn('account', 'text', (c) => c.primaryKey())
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['sync_state', 'contact_tokens', 'collections', 'index_meta']) {
+  for (const table of ['sync_lease', 'sync_state', 'contact_tokens', 'collections', 'index_meta']) {
     await db.schema.dropTable(table).execute();
   }
 }

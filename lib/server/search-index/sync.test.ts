@@ -1,0 +1,267 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaults, filterSchema } from '@/lib/api/list-state';
+import { collectionSchema, type Collection } from '@/lib/api/schemas';
+import { sampleCollection } from '@/lib/testing/samples';
+import { blindKeys } from './blind';
+import { createQueries } from './queries';
+import { openIndexStore, type IndexStore } from './store';
+import { createSync, isErrorState, type ListPage } from './sync';
+
+/**
+ * The sync against a fake upstream (an in-memory newest-first list that can
+ * grow at its head, lose records and fail on purpose) and a fake clock: each
+ * step's returned wait moves the clock, so pacing, Retry-After and backoff are
+ * asserted exactly, with no timers.
+ */
+const SECRET = 'sync-test-secret-that-is-long-enough-012345';
+
+function fakeUpstream(total: number) {
+  let serial = 0;
+  const make = (): Collection => {
+    serial++;
+    const created = new Date(Date.UTC(2026, 0, 1) + serial * 60_000).toISOString();
+    return collectionSchema.parse(
+      sampleCollection({ id: `pay_${serial}`, reference: `REF-${serial}`, createdAt: created, updatedAt: created }),
+    );
+  };
+  let list: Collection[] = Array.from({ length: total }, make).reverse();
+  const failures = new Map<number, { code: string; retryAfter?: number }[]>();
+  const requests: { page: number; at: number }[] = [];
+  return {
+    clock: { now: 0 },
+    requests,
+    get list() {
+      return list;
+    },
+    addAtHead(n: number) {
+      const added = Array.from({ length: n }, make).reverse();
+      list = [...added, ...list];
+      return added;
+    },
+    remove(id: string) {
+      list = list.filter((c) => c.id !== id);
+    },
+    failPage(page: number, ...errors: { code: string; retryAfter?: number }[]) {
+      failures.set(page, [...(failures.get(page) ?? []), ...errors]);
+    },
+    failAlways(page: number, code: string) {
+      failures.set(
+        page,
+        Array.from({ length: 1000 }, () => ({ code })),
+      );
+    },
+    async readPage(this: void, page: number, limit: number): Promise<ListPage> {
+      requests.push({ page, at: upstream.clock.now });
+      const error = failures.get(page)?.shift();
+      if (error) throw error;
+      const start = (page - 1) * limit;
+      return {
+        data: list.slice(start, start + limit),
+        meta: { count: list.length, next: start + limit < list.length ? page + 1 : null },
+      };
+    },
+  };
+}
+
+let upstream: ReturnType<typeof fakeUpstream>;
+let dir: string;
+let store: IndexStore;
+
+async function open() {
+  return openIndexStore({ path: join(dir, 'index.sqlite'), keys: blindKeys(SECRET), account: 'acct_sync' });
+}
+
+function sync(owner = 'test', overrides: { rps?: number; pollMs?: number; s?: IndexStore } = {}) {
+  return createSync({
+    store: overrides.s ?? store,
+    readPage: (page, limit) => upstream.readPage(page, limit),
+    now: () => upstream.clock.now,
+    rps: overrides.rps ?? 5,
+    pollMs: overrides.pollMs ?? 15_000,
+    owner,
+  });
+}
+
+/** Runs steps until `until` holds (or a step budget runs out), moving the clock by each wait. */
+async function run(s: ReturnType<typeof sync>, until: () => Promise<boolean> | boolean, budget = 10_000) {
+  for (let i = 0; i < budget; i++) {
+    if (await until()) return;
+    upstream.clock.now += await s.step();
+  }
+  throw new Error('the sync did not get there within its step budget');
+}
+
+const scans = async () => (await store.state()).scans_completed;
+const indexedIds = async () => {
+  const page = await createQueries(store).list(defaults(filterSchema), 1, 10_000);
+  return new Set(page.data.map((c) => c.id));
+};
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sync-test-'));
+  store = await open();
+  upstream = fakeUpstream(450);
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a full scan', () => {
+  it('polls the head and the tail first, then reads every page at the paced rate', async () => {
+    const s = sync('a', { rps: 5 });
+    await run(s, async () => (await scans()) === 1);
+    // Poll: page 1 and the last page (5); scan: pages 1..5.
+    expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 1, 2, 3, 4, 5]);
+    // 5 requests per second: 200 ms apart.
+    const gaps = upstream.requests.slice(1).map((r, i) => r.at - upstream.requests[i]!.at);
+    expect(new Set(gaps)).toEqual(new Set([200]));
+    expect((await indexedIds()).size).toBe(450);
+    const state = await store.state();
+    expect(state).toMatchObject({ upstream_count: 450, scan_started_at: null, error_code: null });
+    expect(state.last_full_scan_at).not.toBeNull();
+  });
+
+  it('misses nothing when records are added at the head while it runs', async () => {
+    const s = sync('a', { pollMs: 10_000_000 });
+    // Read pages 1 and 2 of the scan, then the head grows by 150 (every later page shifts by 1.5 pages).
+    await run(s, async () => (await store.state()).scan_page === 3);
+    upstream.addAtHead(150);
+    await run(s, async () => (await scans()) === 1);
+    const indexed = await indexedIds();
+    for (const c of upstream.list.slice(150)) expect(indexed.has(c.id), c.id).toBe(true);
+  });
+
+  it('resumes from its checkpoint after a restart instead of page 1', async () => {
+    await run(sync('a', { pollMs: 10_000_000 }), async () => (await store.state()).scan_page === 4);
+    await store.close();
+    store = await open();
+    upstream.requests.length = 0;
+    await run(sync('a', { pollMs: 10_000_000 }), async () => (await scans()) === 1);
+    // A fresh process polls the head and the tail, then carries on at page 4.
+    expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 4, 5]);
+  });
+
+  it('hides records the upstream no longer lists once a later scan completes', async () => {
+    const s = sync();
+    await run(s, async () => (await scans()) === 1);
+    upstream.remove('pay_10');
+    await run(s, async () => (await scans()) === 2);
+    expect((await indexedIds()).has('pay_10')).toBe(false);
+    expect((await indexedIds()).size).toBe(449);
+  });
+
+  it('picks up a new head record within one poll interval', async () => {
+    const s = sync('a', { pollMs: 15_000 });
+    await run(s, async () => (await scans()) === 1);
+    const [added] = upstream.addAtHead(1);
+    const start = upstream.clock.now;
+    await run(s, async () => (await indexedIds()).has(added!.id));
+    expect(upstream.clock.now - start).toBeLessThanOrEqual(15_000);
+    const hits = await createQueries(store).search(added!.reference, defaults(filterSchema), 1, 10);
+    expect(hits.data.map((h) => h.id)).toEqual([added!.id]);
+  });
+});
+
+describe('faults', () => {
+  it('sends nothing before Retry-After has passed after a 429', async () => {
+    upstream.failPage(3, { code: 'rate_limited', retryAfter: 7 });
+    const s = sync();
+    await run(s, () => upstream.requests.filter((r) => r.page === 3).length === 1);
+    const limitedAt = upstream.requests.find((r) => r.page === 3)!.at;
+    // Steps taken early do nothing.
+    upstream.clock.now = limitedAt + 1_000;
+    expect(await s.step()).toBe(6_000);
+    await run(s, () => upstream.requests.filter((r) => r.page === 3).length === 2);
+    const after = upstream.requests.filter((r) => r.at > limitedAt);
+    expect(after[0]!.at).toBeGreaterThanOrEqual(limitedAt + 7_000);
+  });
+
+  it('retries 500, malformed and reset pages later and completes with nothing lost', async () => {
+    upstream.failPage(2, { code: 'upstream_error' }, { code: 'upstream_invalid' });
+    upstream.failPage(
+      4,
+      { code: 'upstream_unreachable' },
+      { code: 'upstream_unreachable' },
+      { code: 'upstream_unreachable' },
+    );
+    const s = sync('a', { pollMs: 10_000_000 });
+    await run(s, async () => (await scans()) === 1);
+    expect((await indexedIds()).size).toBe(450);
+    expect((await store.state()).error_code).toBeNull();
+  });
+
+  it('backs off exponentially on repeated failures', async () => {
+    upstream.failPage(1, { code: 'upstream_error' }, { code: 'upstream_error' });
+    const s = sync();
+    const first = await s.step();
+    const early = await s.step();
+    upstream.clock.now += first;
+    const second = await s.step();
+    expect([first, early, second]).toEqual([1_000, 1_000, 2_000]);
+    expect(upstream.requests).toHaveLength(2);
+  });
+
+  it('completes a scan around a page that never answers, and hides nothing', async () => {
+    const s = sync('a', { pollMs: 10_000_000 });
+    await run(s, async () => (await scans()) === 1);
+    upstream.remove('pay_1');
+    upstream.failAlways(3, 'upstream_error');
+    await run(s, async () => (await scans()) === 2);
+    // pay_1 (on the last page) is not hidden: the scan could not see everything.
+    expect((await indexedIds()).size).toBe(450);
+  });
+
+  it('stops with upstream_auth when the key is rejected, retrying once a minute', async () => {
+    upstream.failPage(1, { code: 'upstream_auth' }, { code: 'upstream_auth' });
+    const s = sync();
+    expect(await s.step()).toBe(60_000);
+    const state = await store.state();
+    expect(state.error_code).toBe('upstream_auth');
+    expect(isErrorState(state, s.snapshot().failures)).toBe(true);
+    upstream.clock.now += 30_000;
+    expect(await s.step()).toBe(30_000);
+    expect(upstream.requests).toHaveLength(1);
+    upstream.clock.now += 30_000;
+    await s.step();
+    upstream.clock.now += 60_000;
+    await run(s, async () => (await scans()) === 1);
+    expect((await store.state()).error_code).toBeNull();
+  });
+});
+
+describe('two processes on one index', () => {
+  it('lets one sync while the other waits, and takes over when the first stops', async () => {
+    const other = await open();
+    try {
+      const a = sync('a');
+      const b = sync('b', { s: other });
+      await a.step();
+      expect(await b.step()).toBe(5_000);
+      expect(b.snapshot().leader).toBe(false);
+      expect(upstream.requests).toHaveLength(1);
+      await a.stop();
+      await b.step();
+      expect(b.snapshot().leader).toBe(true);
+      expect(upstream.requests).toHaveLength(2);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('takes over a lease that lapsed (a process that died)', async () => {
+    const other = await open();
+    try {
+      await sync('a').step();
+      const b = sync('b', { s: other });
+      upstream.clock.now += 31_000;
+      await b.step();
+      expect(b.snapshot().leader).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});

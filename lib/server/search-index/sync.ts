@@ -1,0 +1,235 @@
+import 'server-only';
+import type { ErrorCode } from '@/lib/api/error-codes';
+import type { Collection } from '@/lib/api/schemas';
+import type { IndexStore, SyncState } from './store';
+
+/**
+ * The index's sync as a state machine with a clock you can fake. One `step()`
+ * does at most one upstream request and returns how long to wait before the
+ * next; the runner (service.ts) sleeps that long, a test just calls `step()`
+ * again with the clock moved. States and transitions:
+ *
+ *   no lease ──(lease taken)──▶ polling? ──▶ scanning ──(pages past the end)──▶ retrying missed pages
+ *      ▲                          │ every POLL_S: page 1, then the last page          │
+ *      └──(lease lost)────────────┘                                                    ▼
+ *                              scan complete: rows not seen since it began are gone; a new scan starts
+ *
+ * Failures: 429 waits out Retry-After; the key rejected (upstream_auth) stops
+ * everything with state `error` and retries every minute; anything else backs
+ * off exponentially (1 s … 60 s) and a page that fails 3 times is set aside and
+ * retried at the end of the scan. A scan whose set-aside pages never answered
+ * completes without hiding anything, so nothing is lost to a fault.
+ */
+export type ListPage = { data: Collection[]; meta: { count: number; next: number | null } };
+
+export type SyncDeps = {
+  store: IndexStore;
+  /** One upstream list page; throws `{ code, retryAfter? }` (the data layer's AppError) on failure. */
+  readPage(page: number, limit: number): Promise<ListPage>;
+  now(): number;
+  /** Full-scan pace: upstream list requests per second. */
+  rps: number;
+  /** Milliseconds between head polls. */
+  pollMs: number;
+  /** A name for this process, for the lease. */
+  owner: string;
+  log?: { info(o: object, m: string): void; warn(o: object, m: string): void };
+};
+
+export const PAGE_LIMIT = 100;
+const LEASE_TTL_MS = 30_000;
+const LEASE_RENEW_MS = 10_000;
+const NO_LEASE_RETRY_MS = 5_000;
+const AUTH_RETRY_MS = 60_000;
+const MAX_BACKOFF_MS = 60_000;
+const ATTEMPTS_PER_PAGE = 3;
+const MISSED_ROUNDS = 3;
+/** Failures in a row after which the index says `error` (it keeps trying). */
+const ERROR_AFTER = 3;
+
+type Failure = { code?: ErrorCode; retryAfter?: number };
+
+export type SyncSnapshot = {
+  leader: boolean;
+  failures: number;
+  lastErrorCode: ErrorCode | null;
+  blockedUntil: number;
+};
+
+export function createSync(deps: SyncDeps) {
+  const { store } = deps;
+  const iso = () => new Date(deps.now()).toISOString();
+  const pace = () => Math.ceil(1000 / deps.rps);
+
+  let leader = false;
+  let leaseRenewedAt = -Infinity;
+  let nextPollAt = -Infinity;
+  let pollStage: 'head' | 'tail' | null = null;
+  let tailPage = 1;
+  let blockedUntil = -Infinity;
+  let failures = 0;
+  let lastErrorCode: ErrorCode | null = null;
+  let pageAttempts = 0;
+  let pollAttempts = 0;
+  let missedRounds = 0;
+
+  async function ensureLease(): Promise<boolean> {
+    const now = deps.now();
+    if (leader && now - leaseRenewedAt < LEASE_RENEW_MS) return true;
+    const held = await store.lease(deps.owner, now, LEASE_TTL_MS);
+    if (held !== leader)
+      deps.log?.info(
+        { owner: deps.owner, leader: held },
+        held ? 'index sync: lease taken' : 'index sync: lease held elsewhere',
+      );
+    leader = held;
+    leaseRenewedAt = now;
+    return held;
+  }
+
+  async function poll(): Promise<void> {
+    if (!pollStage) pollStage = 'head';
+    if (pollStage === 'head') {
+      const page = await deps.readPage(1, PAGE_LIMIT);
+      await store.upsert(page.data, iso());
+      tailPage = Math.max(1, Math.ceil(page.meta.count / PAGE_LIMIT));
+      await store.saveState({ upstream_count: page.meta.count });
+      if (tailPage > 1) {
+        pollStage = 'tail';
+        return;
+      }
+    } else {
+      const page = await deps.readPage(tailPage, PAGE_LIMIT);
+      await store.upsert(page.data, iso());
+    }
+    pollStage = null;
+    pollAttempts = 0;
+    nextPollAt = deps.now() + deps.pollMs;
+    await store.saveState({ last_poll_at: iso() });
+  }
+
+  async function completeScan(state: SyncState, missed: number[]): Promise<void> {
+    const gone = missed.length ? 0 : await store.markGone(state.scan_started_at!);
+    if (missed.length)
+      deps.log?.warn({ pages: missed }, 'index sync: scan completed with pages that never answered; nothing hidden');
+    await store.saveState({
+      scan_page: 1,
+      scan_started_at: null,
+      scan_missed: '[]',
+      scans_completed: state.scans_completed + 1,
+      last_full_scan_at: iso(),
+    });
+    missedRounds = 0;
+    deps.log?.info({ gone, scans: state.scans_completed + 1 }, 'index sync: full scan complete');
+  }
+
+  async function scan(): Promise<void> {
+    let state = await store.state();
+    if (!state.scan_started_at) {
+      await store.saveState({ scan_page: 1, scan_started_at: iso(), scan_missed: '[]' });
+      state = await store.state();
+    }
+    const missed = JSON.parse(state.scan_missed) as number[];
+    const pastEnd = state.upstream_count !== null && state.scan_page > Math.ceil(state.upstream_count / PAGE_LIMIT);
+    if (pastEnd && state.scan_page > 1) {
+      // Every page read once: retry what was set aside, then complete.
+      if (!missed.length || missedRounds >= MISSED_ROUNDS) return completeScan(state, missed);
+      const page = await deps.readPage(missed[0]!, PAGE_LIMIT);
+      await store.upsert(page.data, iso());
+      const rest = missed.slice(1);
+      await store.saveState({ scan_missed: JSON.stringify(rest) });
+      if (!rest.length) await completeScan({ ...state, scan_missed: '[]' }, []);
+      return;
+    }
+    const page = await deps.readPage(state.scan_page, PAGE_LIMIT);
+    await store.upsert(page.data, iso());
+    pageAttempts = 0;
+    await store.saveState({ scan_page: state.scan_page + 1, upstream_count: page.meta.count });
+    // The last page (or past it, when the list shrank): complete now, or retry set-aside pages first.
+    if ((page.data.length === 0 || page.meta.next === null) && !missed.length) await completeScan(state, []);
+  }
+
+  /** On a failed request: how long to wait, and what the scan does with its page. */
+  async function onFailure(error: unknown, polling: boolean): Promise<number> {
+    const { code, retryAfter } = (error ?? {}) as Failure;
+    const now = deps.now();
+    lastErrorCode = code ?? 'upstream_error';
+    failures++;
+    await store.saveState({ error_code: lastErrorCode, error_at: iso() }).catch(() => {});
+    if (code === 'rate_limited') {
+      const wait = Math.max(1, retryAfter ?? 60) * 1000;
+      deps.log?.warn({ retryAfterS: wait / 1000 }, 'index sync: rate limited, waiting');
+      blockedUntil = now + wait;
+      return wait;
+    }
+    if (code === 'upstream_auth' || code === 'forbidden') {
+      deps.log?.warn({ code }, 'index sync: the upstream refused the key; retrying in a minute');
+      blockedUntil = now + AUTH_RETRY_MS;
+      return AUTH_RETRY_MS;
+    }
+    const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(failures - 1, 6));
+    deps.log?.warn({ code: lastErrorCode, backoffMs: backoff }, 'index sync: upstream request failed');
+    if (polling && ++pollAttempts >= ATTEMPTS_PER_PAGE) {
+      // A head that keeps failing must not stall the scan: skip this poll, try at the next.
+      pollStage = null;
+      pollAttempts = 0;
+      nextPollAt = now + deps.pollMs;
+    }
+    if (!polling) {
+      pageAttempts++;
+      const state = await store.state();
+      const pastEnd = state.upstream_count !== null && state.scan_page > Math.ceil(state.upstream_count / PAGE_LIMIT);
+      if (pastEnd && state.scan_page > 1) {
+        if (pageAttempts >= ATTEMPTS_PER_PAGE) {
+          missedRounds++;
+          pageAttempts = 0;
+        }
+      } else if (pageAttempts >= ATTEMPTS_PER_PAGE) {
+        const missed = [...(JSON.parse(state.scan_missed) as number[]), state.scan_page];
+        await store.saveState({ scan_page: state.scan_page + 1, scan_missed: JSON.stringify(missed) });
+        pageAttempts = 0;
+      }
+    }
+    blockedUntil = now + backoff;
+    return backoff;
+  }
+
+  return {
+    /** Does at most one upstream request; returns the milliseconds to wait before the next step. */
+    async step(): Promise<number> {
+      const now = deps.now();
+      if (blockedUntil > now) return blockedUntil - now;
+      if (!(await ensureLease())) return NO_LEASE_RETRY_MS;
+      const polling = pollStage !== null || now >= nextPollAt;
+      try {
+        await (polling ? poll() : scan());
+      } catch (error) {
+        return onFailure(error, polling);
+      }
+      if (failures || lastErrorCode) {
+        failures = 0;
+        lastErrorCode = null;
+        await store.saveState({ error_code: null, error_at: null });
+      }
+      return pace();
+    },
+
+    snapshot(): SyncSnapshot {
+      return { leader, failures, lastErrorCode, blockedUntil };
+    },
+
+    /** Gives the lease up (a clean shutdown). */
+    async stop(): Promise<void> {
+      if (leader) await store.release(deps.owner).catch(() => {});
+      leader = false;
+    },
+  };
+}
+
+export type IndexSync = ReturnType<typeof createSync>;
+
+/** Whether a sync's failures amount to the index being in error (it keeps trying either way). */
+export function isErrorState(state: Pick<SyncState, 'error_code'>, failures: number): boolean {
+  if (!state.error_code) return false;
+  return state.error_code === 'upstream_auth' || state.error_code === 'forbidden' || failures >= ERROR_AFTER;
+}
