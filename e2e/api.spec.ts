@@ -25,7 +25,7 @@ test.describe('GET /api/collections', () => {
     const count = sandbox.demo.listedCollections;
     const last = Math.ceil(count / 100);
     const page = await (await request.get(`/api/collections?page=${last}&limit=100`)).json();
-    expect(page.meta).toEqual({ count, next: null, prev: last - 1 });
+    expect(page.meta).toEqual({ count, next: null, prev: last - 1, source: 'upstream' });
     expect(page.data).toHaveLength(count - (last - 1) * 100);
     const past = await (await request.get(`/api/collections?page=${last + 5}&limit=100`)).json();
     expect(past).toMatchObject({ status: 'success', data: [], meta: { count, next: null } });

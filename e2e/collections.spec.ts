@@ -67,7 +67,7 @@ function ui(page: Page) {
     next: page.getByRole('button', { name: 'Next page' }),
     last: page.getByRole('button', { name: 'Last page' }),
     rowsPerPage: page.getByRole('combobox', { name: 'Rows per page' }),
-    openById: page.getByRole('searchbox', { name: 'Open by ID' }),
+    searchBox: page.getByRole('combobox', { name: 'Search' }),
     copyId: (id: string) => page.getByRole('button', { name: `Copy id ${id}`, exact: true }),
   };
 }
@@ -75,10 +75,10 @@ function ui(page: Page) {
 /** Opens a list page and waits until it is interactive (rows shown, controls hydrated). */
 async function openList(page: Page, path = '/collections') {
   await page.goto(path);
-  const { rows, next, openById } = ui(page);
+  const { rows, next, searchBox } = ui(page);
   await expect(rows.first()).toBeVisible();
   await expectHydrated(next);
-  await expectHydrated(openById);
+  await expectHydrated(searchBox);
 }
 
 /** Opens the page of a list fault (sandbox/faults.ts). */
@@ -125,7 +125,7 @@ async function bodyOverflowX(page: Page) {
 }
 
 test.describe('app shell', () => {
-  test('shows the product name, the Open by ID box and the Sandbox data badge on every page', async ({ page }) => {
+  test('shows the product name, the Search box and the Sandbox data badge on every page', async ({ page }) => {
     for (const path of [
       '/collections',
       '/collections?page=2&limit=25',
@@ -137,7 +137,7 @@ test.describe('app shell', () => {
       if (path === '/no-such-page') expect(response?.status()).toBe(404);
       const banner = page.getByRole('banner');
       await expect(banner.getByRole('link', { name: 'Collections Console' }), path).toBeVisible();
-      await expect(banner.getByRole('searchbox', { name: 'Open by ID' }), path).toBeVisible();
+      await expect(banner.getByRole('combobox', { name: 'Search' }), path).toBeVisible();
       await expect(banner.getByText('Sandbox data', { exact: true }), path).toBeVisible();
     }
   });
@@ -150,7 +150,7 @@ test.describe('app shell', () => {
     for (const element of [
       banner,
       banner.getByRole('link', { name: 'Collections Console' }),
-      banner.getByRole('searchbox', { name: 'Open by ID' }),
+      banner.getByRole('combobox', { name: 'Search' }),
       banner.getByText('Sandbox data', { exact: true }),
     ]) {
       await expect(element).toBeInViewport();
@@ -165,19 +165,19 @@ test.describe('app shell', () => {
       '/collections?page=999',
     ]) {
       await page.goto(path);
-      await expect(page.getByRole('banner').getByRole('searchbox', { name: 'Open by ID' })).toBeInViewport();
+      await expect(page.getByRole('banner').getByRole('combobox', { name: 'Search' })).toBeInViewport();
       expect(await bodyOverflowX(page), path).toBeLessThanOrEqual(0);
     }
   });
 });
 
-test.describe('Open by ID', () => {
+test.describe('Search box: ids and links', () => {
   test('opens a collection id, trimmed of spaces and quotes', async ({ page, sandbox }) => {
     const id = sandbox.demo.collections.integrated[2]!;
     for (const typed of [id, `  "${id}"  `, `'${id}'`, `“${id}”`]) {
       await openList(page);
-      await ui(page).openById.fill(typed);
-      await ui(page).openById.press('Enter');
+      await ui(page).searchBox.fill(typed);
+      await ui(page).searchBox.press('Enter');
       await expect(page, typed).toHaveURL((url) => url.pathname === `/collections/${id}`);
     }
   });
@@ -185,8 +185,8 @@ test.describe('Open by ID', () => {
   test('opens a provider id', async ({ page, sandbox }) => {
     const id = sandbox.demo.providers[1]!;
     await openList(page);
-    await ui(page).openById.fill(` '${id}' `);
-    await ui(page).openById.press('Enter');
+    await ui(page).searchBox.fill(` '${id}' `);
+    await ui(page).searchBox.press('Enter');
     await expect(page).toHaveURL((url) => url.pathname === `/providers/${id}`);
   });
 
@@ -201,21 +201,17 @@ test.describe('Open by ID', () => {
     ];
     for (const [typed, path] of pasted) {
       await openList(page);
-      await ui(page).openById.fill(typed);
-      await ui(page).openById.press('Enter');
+      await ui(page).searchBox.fill(typed);
+      await ui(page).searchBox.press('Enter');
       await expect(page, typed).toHaveURL((url) => url.pathname === path);
     }
   });
 
-  test('keeps the user on the page with an inline message for anything else', async ({ page }) => {
+  test('keeps the user on the page with an inline message for a blank box or a foreign link', async ({ page }) => {
     await openList(page, '/collections?page=2');
-    const box = ui(page).openById;
+    const box = ui(page).searchBox;
     const inputs: [string, RegExp][] = [
-      ['hello', /collection id \(pay_…\), a provider id \(prv_…\) or a dashboard link/],
-      ['pay_', /collection id/],
-      ['pay_abc/def', /collection id/],
-      ['acc_demo', /collection id/],
-      ['   ', /collection id/],
+      ['   ', /Type an id, an e-mail, a phone number, a name or a reference/],
       ['https://example.com/somewhere/else', /does not point to a collection or provider/],
     ];
     for (const [typed, message] of inputs) {
@@ -225,7 +221,6 @@ test.describe('Open by ID', () => {
       await expect(box).toHaveAttribute('aria-invalid', 'true');
       await expect(page.getByText(message)).toBeVisible();
       await expectListUrl(page, { page: 2, limit: 10 });
-      expect(new URL(page.url()).searchParams.has('id')).toBe(false);
     }
     // Typing again clears the message.
     await box.press('End');
@@ -234,34 +229,46 @@ test.describe('Open by ID', () => {
     await expect(page.getByText(/does not point to a collection or provider/)).toHaveCount(0);
   });
 
+  test('sends any other text to the search results page', async ({ page }) => {
+    await openList(page);
+    const box = ui(page).searchBox;
+    for (const typed of ['hello', 'pay_', 'pay_abc/def']) {
+      await openList(page);
+      await box.fill(typed);
+      await box.press('Enter');
+      await expect(page, typed).toHaveURL((url) => url.pathname === '/search' && url.searchParams.get('q') === typed);
+      await expect(page.getByRole('heading', { level: 1, name: 'Search' })).toBeVisible();
+    }
+  });
+
   test('is focused by "/" from anywhere except while typing in a field', async ({ page }) => {
     await openList(page);
-    const { openById, next, rowsPerPage } = ui(page);
+    const { searchBox, next, rowsPerPage } = ui(page);
 
     // From the page itself (nothing focused). The first press may beat the effect that listens for it.
     await page.getByRole('heading', { level: 1, name: 'Collections' }).click();
     await expect(async () => {
       await page.keyboard.press('/');
-      await expect(openById).toBeFocused({ timeout: 500 });
+      await expect(searchBox).toBeFocused({ timeout: 500 });
     }).toPass();
-    await expect(openById).toHaveValue('');
+    await expect(searchBox).toHaveValue('');
 
     // From a button.
     await next.focus();
     await page.keyboard.press('/');
-    await expect(openById).toBeFocused();
-    await expect(openById).toHaveValue('');
+    await expect(searchBox).toBeFocused();
+    await expect(searchBox).toHaveValue('');
 
     // While typing in the box, "/" is just a character.
     await page.keyboard.type('/collections/pay_x');
-    await expect(openById).toHaveValue('/collections/pay_x');
-    await expect(openById).toBeFocused();
+    await expect(searchBox).toHaveValue('/collections/pay_x');
+    await expect(searchBox).toBeFocused();
 
     // In another field, it is left to that field.
     await rowsPerPage.focus();
     await page.keyboard.press('/');
     await expect(rowsPerPage).toBeFocused();
-    await expect(openById).toHaveValue('/collections/pay_x');
+    await expect(searchBox).toHaveValue('/collections/pay_x');
   });
 
   test('offers a few example ids under the box at desktop width', async ({ page, sandbox }) => {

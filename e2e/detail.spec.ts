@@ -120,12 +120,12 @@ async function openRawJson(page: Page) {
 
 /**
  * Waits until the page is hydrated, the way a user would notice: pressing "/"
- * focuses the "Open by ID" box (a handler the page installs once its scripts
+ * focuses the "Search" box (a handler the page installs once its scripts
  * run). Before that, a click on a client-side control would do nothing and an
  * Enter in the box would submit the form natively.
  */
 async function interactive(page: Page) {
-  const box = page.getByRole('searchbox', { name: 'Open by ID' });
+  const box = page.getByRole('combobox', { name: 'Search' });
   await expect(async () => {
     await page.keyboard.press('/');
     await expect(box).toBeFocused({ timeout: 500 });
@@ -800,7 +800,7 @@ test.describe('Provider page', () => {
   });
 });
 
-test.describe('Open by ID', () => {
+test.describe('Search box: ids and links', () => {
   test('opens a collection typed into the box (sandbox.demo.collections.integrated[2])', async ({
     page,
     request,
@@ -810,7 +810,7 @@ test.describe('Open by ID', () => {
     const c = await fetchRecord(request, `/collections/${id}`);
     await open(page, '/collections');
     await interactive(page);
-    const box = page.getByRole('searchbox', { name: 'Open by ID' });
+    const box = page.getByRole('combobox', { name: 'Search' });
     await box.fill(id);
     await box.press('Enter');
     await expect(page).toHaveURL(`/collections/${id}`);
@@ -826,7 +826,7 @@ test.describe('Open by ID', () => {
     const p = await fetchRecord<Provider>(request, `/providers/${id}`);
     await open(page, `/collections/${sandbox.demo.collections.integrated[0]}`);
     await interactive(page);
-    const box = page.getByRole('searchbox', { name: 'Open by ID' });
+    const box = page.getByRole('combobox', { name: 'Search' });
     await box.fill(id);
     await box.press('Enter');
     await expect(page).toHaveURL(`/providers/${id}`);
@@ -844,7 +844,7 @@ test.describe('Open by ID', () => {
     const p = await fetchRecord<Provider>(request, `/providers/${id}`);
     await open(page, '/collections');
     await interactive(page);
-    const box = page.getByRole('searchbox', { name: 'Open by ID' });
+    const box = page.getByRole('combobox', { name: 'Search' });
     await box.fill(`  ${baseURL}/providers/${id}  `);
     await box.press('Enter');
     await expect(page).toHaveURL(`/providers/${id}`);
@@ -854,7 +854,7 @@ test.describe('Open by ID', () => {
   test('an unknown id typed into the box lands on "Collection not found" (pay_doesnotexist)', async ({ page }) => {
     await open(page, '/collections');
     await interactive(page);
-    const box = page.getByRole('searchbox', { name: 'Open by ID' });
+    const box = page.getByRole('combobox', { name: 'Search' });
     await box.fill('pay_doesnotexist');
     await box.press('Enter');
     await expect(page).toHaveURL('/collections/pay_doesnotexist');

@@ -18,6 +18,14 @@ const schema = z.object({
     .transform(Number),
   // Load tests only: every /public answer waits a random 0..N ms (a slow upstream).
   SANDBOX_DELAY_MS: z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').default('0').transform(Number),
+  // Activity mode: the data changes over time (a new collection, now and then one paid), every N ms.
+  SANDBOX_ACTIVITY: z.enum(['1', 'true', '0', 'false', '']).default(''),
+  SANDBOX_ACTIVITY_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of milliseconds')
+    .default('5000')
+    .transform(Number)
+    .pipe(z.number().int().min(100)),
 });
 
 export function sandboxConfig(env: Record<string, string | undefined> = process.env) {
@@ -34,5 +42,6 @@ export function sandboxConfig(env: Record<string, string | undefined> = process.
     faults: c.SANDBOX_FAULTS === '1' || c.SANDBOX_FAULTS === 'true',
     slowMs: c.SANDBOX_SLOW_MS,
     delayMs: c.SANDBOX_DELAY_MS,
+    activityMs: c.SANDBOX_ACTIVITY === '1' || c.SANDBOX_ACTIVITY === 'true' ? c.SANDBOX_ACTIVITY_MS : 0,
   };
 }

@@ -7,14 +7,15 @@ import { ACCOUNTS, generate, SEED_VERSION, type SeedAccount } from './seed-data'
 /**
  * The sandbox's SQLite store. Records are kept as the JSON the API returns, with
  * the columns the queries need beside them. `list_pos` is each integrated
- * collection's position in its account's newest-first list, fixed at seed time
- * (the data is read-only), so any page is an index range: the last page of a
- * million rows costs what the first does.
+ * collection's position in its account's newest-first list, so any page is an
+ * index range: the last page of a million rows costs what the first does. A
+ * collection added later (activity mode, the test routes) takes the position
+ * before the account's head (`head_pos`, 0, -1, -2, …), so nothing is renumbered.
  */
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, api_key TEXT NOT NULL UNIQUE, listed INTEGER NOT NULL);
+CREATE TABLE accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, api_key TEXT NOT NULL UNIQUE, listed INTEGER NOT NULL, head_pos INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE collections (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, type TEXT NOT NULL, created_at TEXT NOT NULL, list_pos INTEGER, body TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE providers (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
 `;
@@ -90,10 +91,14 @@ function seedVersion(path: string): number | null {
   }
 }
 
-/** Opens the sandbox database read-only, creating and seeding it on first use. */
-export function openDatabase(path: string): Database.Database {
+/**
+ * Opens the sandbox database, creating and seeding it on first use: read-only
+ * unless the sandbox changes its data (activity mode, the test routes).
+ */
+export function openDatabase(path: string, options: { writable?: boolean } = {}): Database.Database {
   if (!existsSync(path) || seedVersion(path) !== SEED_VERSION) createDatabase(path);
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = new Database(path, { readonly: !options.writable, fileMustExist: true });
+  if (options.writable) db.pragma('journal_mode = WAL');
   db.pragma('cache_size = -65536');
   return db;
 }

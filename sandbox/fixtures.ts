@@ -5,7 +5,9 @@ import type { SeedCollection } from './seed-data';
 /**
  * What `GET /__sandbox/fixtures` returns: each account's name and key, a sample
  * of its ids, and named examples of the record kinds tests need, so nobody
- * hard-codes an id. Computed once at start from the newest 2,000 records.
+ * hard-codes an id, and the contact details and references of the listed
+ * ones, so search tests look for real values. Computed once at start from the
+ * newest 2,000 records.
  */
 const EXAMPLES: Record<string, (c: SeedCollection) => boolean> = {
   unicodeName: (c) => /[^\x00-\x7f]/.test(c.contact.firstName + c.contact.lastName),
@@ -42,6 +44,22 @@ export function loadFixtures(db: Database.Database, faults: boolean) {
       const examples = Object.fromEntries(
         Object.entries(EXAMPLES).map(([name, test]) => [name, records.find(test)?.id ?? null]),
       );
+      // What a customer would quote to support, for the records tests search for (listed ones only).
+      const named = new Set([...integrated.slice(0, 5).map((c) => c.id), ...Object.values(examples)]);
+      const contacts = Object.fromEntries(
+        integrated
+          .filter((c) => named.has(c.id))
+          .map((c) => [
+            c.id,
+            {
+              reference: c.reference,
+              email: c.contact.email,
+              phone: c.contact.phone,
+              firstName: c.contact.firstName,
+              lastName: c.contact.lastName,
+            },
+          ]),
+      );
       return {
         id: account.id,
         name: account.name,
@@ -56,6 +74,7 @@ export function loadFixtures(db: Database.Database, faults: boolean) {
         },
         providers: providers.all(account.id) as string[],
         examples,
+        contacts,
       };
     }),
     faults: faults

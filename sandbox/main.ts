@@ -10,8 +10,15 @@ try {
   console.error(`[sandbox] ${(error as Error).message}`);
   process.exit(1);
 }
-const db = openDatabase(config.dbPath);
-const server = createSandbox({ db, faults: config.faults, slowMs: config.slowMs, delayMs: config.delayMs });
+// Writable only when the data changes: activity mode, or the test routes that come with faults.
+const db = openDatabase(config.dbPath, { writable: config.activityMs > 0 || config.faults });
+const server = createSandbox({
+  db,
+  faults: config.faults,
+  slowMs: config.slowMs,
+  delayMs: config.delayMs,
+  activityMs: config.activityMs,
+});
 
 server.on('error', (err: NodeJS.ErrnoException) => {
   console.error(
@@ -21,7 +28,7 @@ server.on('error', (err: NodeJS.ErrnoException) => {
 });
 server.listen(config.port, config.host, () => {
   console.log(
-    `[sandbox] upstream API on http://${config.host}:${config.port}  (keys: sk_sandbox_demo, sk_sandbox_other; ids: /__sandbox/fixtures${config.faults ? '; faults ON' : ''})`,
+    `[sandbox] upstream API on http://${config.host}:${config.port}  (keys: sk_sandbox_demo, sk_sandbox_other; ids: /__sandbox/fixtures${config.faults ? '; faults ON' : ''}${config.activityMs ? `; activity every ${config.activityMs} ms` : ''})`,
   );
 });
 

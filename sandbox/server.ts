@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type Database from 'better-sqlite3';
 import { isCollectionId, isProviderId } from '../lib/api/ids';
 import { parseState, pagingSchema } from '../lib/api/list-state';
+import { createActivity, type Activity } from './activity';
 import { loadFixtures } from './fixtures';
 import {
   badShapeCollection,
@@ -24,9 +25,11 @@ export type SandboxOptions = {
   slowMs?: number;
   /** Every /public answer waits a random 0..delayMs (load tests of a slow upstream). */
   delayMs?: number;
+  /** Activity mode (SANDBOX_ACTIVITY=1): a change every this many ms. Needs a writable database. */
+  activityMs?: number;
 };
 
-type Account = { id: string; name: string; listed: number };
+type Account = { id: string; name: string; listed: number; head: number };
 type Reply = { status: number; body: string; headers?: Record<string, string> };
 
 const json = (status: number, value: unknown, headers?: Record<string, string>): Reply => ({
@@ -51,8 +54,11 @@ export function createSandbox(options: SandboxOptions) {
   const slowMs = options.slowMs ?? 15_000;
   const flaky = createFlakyCounter();
   const fixtures = loadFixtures(db, Boolean(options.faults));
+  // The data changes only on a writable database: activity mode, and the test routes (with faults on).
+  const activity: Activity | null = db.readonly ? null : createActivity(db, { protectedIds: fixtureIds(fixtures) });
+  if (activity && options.activityMs) activity.start(options.activityMs);
   const q = {
-    account: db.prepare('SELECT id, name, listed FROM accounts WHERE api_key = ?'),
+    account: db.prepare('SELECT id, name, listed, head_pos AS head FROM accounts WHERE api_key = ?'),
     page: db
       .prepare('SELECT body FROM collections WHERE account_id = ? AND list_pos >= ? AND list_pos < ? ORDER BY list_pos')
       .pluck(),
@@ -65,7 +71,8 @@ export function createSandbox(options: SandboxOptions) {
     if (!parsed.ok) return error(400, parsed.message);
     const { page, limit } = parsed.value;
     const start = (page - 1) * limit;
-    const rows = start < account.listed ? (q.page.all(account.id, start, start + limit) as string[]) : [];
+    const from = account.head + start;
+    const rows = start < account.listed ? (q.page.all(account.id, from, from + limit) as string[]) : [];
     const meta = {
       count: account.listed,
       next: start + limit < account.listed ? page + 1 : null,
@@ -146,8 +153,38 @@ export function createSandbox(options: SandboxOptions) {
     }
   }
 
+  /**
+   * Test-only changes, with faults on and a writable database: add a collection at the head of an
+   * account (`POST /__sandbox/collections`, body `{ account?, record? }`), or mark one paid
+   * (`POST /__sandbox/collections/{id}/complete`).
+   */
+  async function change(req: IncomingMessage, path: string): Promise<Reply> {
+    if (!activity || !options.faults) return error(404, 'Not found');
+    let body: { account?: string; record?: Record<string, unknown> } = {};
+    try {
+      const text = await readBody(req);
+      body = text ? (JSON.parse(text) as typeof body) : {};
+    } catch {
+      return error(400, 'Body must be JSON');
+    }
+    if (path === '/__sandbox/collections') {
+      try {
+        return json(201, { status: 'success', data: activity.add(body.account ?? 'acc_demo', body.record ?? {}) });
+      } catch (err) {
+        return error(400, (err as Error).message);
+      }
+    }
+    const match = /^\/__sandbox\/collections\/([^/]+)\/complete$/.exec(path);
+    if (!match) return error(404, 'Not found');
+    const done = activity.complete(match[1]!);
+    return done
+      ? json(200, { status: 'success', data: done })
+      : error(409, 'Not changed (unknown, protected or already completed)');
+  }
+
   async function route(req: IncomingMessage, url: URL): Promise<Reply | 'reset'> {
     const path = url.pathname;
+    if (req.method === 'POST') return change(req, path);
     if (path === '/__sandbox/health') return json(200, { status: 'ok' });
     if (path === '/__sandbox/fixtures') return json(200, fixtures);
 
@@ -179,7 +216,9 @@ export function createSandbox(options: SandboxOptions) {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     let reply: Reply | 'reset';
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const testChange =
+      req.method === 'POST' && url.pathname.startsWith('/__sandbox/collections') && activity && options.faults;
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !testChange) {
       reply = error(405, 'Method not allowed', { Allow: 'GET, HEAD' });
     } else {
       try {
@@ -201,5 +240,30 @@ export function createSandbox(options: SandboxOptions) {
     res.end(req.method === 'HEAD' ? undefined : reply.body);
   }
 
-  return createServer((req, res) => void handle(req, res));
+  const server = createServer((req, res) => void handle(req, res));
+  server.on('close', () => activity?.stop());
+  return server;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.length > 100_000) reject(new Error('too large'));
+    });
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
+
+/** Every id the fixtures name: activity mode leaves these records as they are. */
+function fixtureIds(fixtures: ReturnType<typeof loadFixtures>): Set<string> {
+  const ids = new Set<string>();
+  for (const account of fixtures.accounts) {
+    for (const id of [...account.collections.integrated, ...account.collections.notIntegrated]) ids.add(id);
+    for (const id of Object.values(account.examples)) if (id) ids.add(id);
+  }
+  return ids;
 }

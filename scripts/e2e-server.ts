@@ -3,7 +3,7 @@
  * with faults on, and the production build of the dashboard, whose output is
  * also kept in a file so a spec can prove the key never reaches a log.
  */
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { E2E } from '../e2e/env';
 import { runBin } from './run-bin.mjs';
@@ -17,17 +17,29 @@ for (const name of [
   'DASHBOARD_USERS',
   'DASHBOARD_OPEN',
   'AMOUNT_MINOR_UNITS',
+  'INDEX',
+  'INDEX_SECRET',
+  'INDEX_PATH',
+  'INDEX_SYNC_RPS',
+  'INDEX_POLL_S',
+  'SANDBOX_ACTIVITY',
 ])
   delete env[name];
 
 let child: ChildProcess;
+/** Files of a previous run go: every run starts from the seed and an empty index. */
+const fresh = (path: string) => {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  return path;
+};
+
 if (which === 'sandbox') {
   child = runBin('tsx', ['sandbox/main.ts'], {
     env: {
       ...env,
       SANDBOX_FAULTS: '1',
       SANDBOX_SLOW_MS: '20000',
-      SANDBOX_DB: `.data/e2e-sandbox-${E2E.sandboxPort}.sqlite`,
+      SANDBOX_DB: fresh(`.data/e2e-sandbox-${E2E.sandboxPort}.sqlite`),
     },
   });
 } else if (which === 'dashboard' || which === 'gated') {
@@ -37,7 +49,15 @@ if (which === 'sandbox') {
   const gate =
     which === 'gated' ? { DASHBOARD_USERS: `other:pw,${E2E.gatedUser.username}:${E2E.gatedUser.password}` } : {};
   child = runBin('next', ['start', '-p', port, '-H', '127.0.0.1'], {
-    env: { ...env, ...gate, PORT: port, API_TIMEOUT_MS: String(E2E.timeoutMs) },
+    env: {
+      ...env,
+      ...gate,
+      PORT: port,
+      API_TIMEOUT_MS: String(E2E.timeoutMs),
+      // Each dashboard its own index, fresh, polling often so tests see changes in seconds.
+      INDEX_PATH: fresh(`.data/e2e-index-${port}.sqlite`),
+      INDEX_POLL_S: '2',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The log goes to a file only: the suite's output stays readable, and the teardown scans the file.

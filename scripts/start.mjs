@@ -61,7 +61,11 @@ if (useSandbox) {
   if (await sandboxUp()) {
     console.log(`> Using the sandbox already running on port ${sandboxPort}`);
   } else {
-    const sandbox = runBin('tsx', ['sandbox/main.ts'], { env: { ...process.env, SANDBOX_PORT: sandboxPort } });
+    // Activity on by default: a live sandbox gives the search index something to follow.
+    const activity = process.env.SANDBOX_ACTIVITY ?? '1';
+    const sandbox = runBin('tsx', ['sandbox/main.ts'], {
+      env: { ...process.env, SANDBOX_PORT: sandboxPort, SANDBOX_ACTIVITY: activity },
+    });
     children.push(sandbox);
     sandbox.on('exit', (code) => {
       console.error('> The sandbox stopped');

@@ -1,13 +1,14 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { focusRing } from '@/components/ui/button';
-import { OpenById } from './open-by-id';
+import { IndexIndicator } from '@/components/search-index/index-indicator';
+import { SearchBox } from './search-box';
 
 export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: string[] }) {
   return (
     <header className="border-b border-zinc-200 bg-zinc-50/80 dark:border-zinc-800 dark:bg-zinc-900/60">
       <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-3 sm:flex-row sm:items-start sm:justify-between">
-        <div className="flex items-center gap-4 pt-1">
+        <div className="flex flex-wrap items-center gap-4 pt-1">
           <Link href="/collections" className={`font-semibold tracking-tight ${focusRing} rounded`}>
             Collections Console
           </Link>
@@ -24,8 +25,9 @@ export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: s
               Sandbox data
             </Badge>
           ) : null}
+          <IndexIndicator />
         </div>
-        <OpenById examples={examples} />
+        <SearchBox examples={examples} />
       </div>
     </header>
   );

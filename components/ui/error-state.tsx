@@ -36,6 +36,8 @@ function copyFor(failure: ApiFailure, secondsLeft: number) {
         title: 'The upstream API sent data we cannot read',
         body: 'The answer did not match the API contract; the details are in the server log. Retrying may help if it was a passing fault.',
       };
+    case 'index_unavailable':
+      return { title: 'Search and filters are unavailable', body: failure.message };
     default:
       return { title: 'Something went wrong', body: failure.message };
   }

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   upstream_unreachable: 502,
   upstream_invalid: 502,
   upstream_timeout: 504,
+  index_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -71,6 +72,8 @@ export function errorMessage(
       return 'The upstream API could not be reached';
     case 'upstream_invalid':
       return 'The upstream API returned data the dashboard cannot read';
+    case 'index_unavailable':
+      return 'Search and filters are unavailable: the index is off';
     case 'upstream_timeout':
       return detail?.timeoutMs
         ? `The upstream API did not answer within ${detail.timeoutMs} ms`

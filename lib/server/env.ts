@@ -62,6 +62,15 @@ const schema = z
     SANDBOX_PORT: port(4010),
     DASHBOARD_USERS: users,
     DASHBOARD_OPEN: flag,
+    INDEX: z.enum(['on', 'off', '']).optional(),
+    INDEX_SECRET: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined)
+      .pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    INDEX_PATH: z.string().trim().min(1).default('.data/index.sqlite'),
+    INDEX_SYNC_RPS: z.coerce.number().positive().max(1000).optional(),
+    INDEX_POLL_S: z.coerce.number().int().min(1).max(3600).default(15),
     NODE_ENV: z.string().optional(),
   })
   .superRefine((env, ctx) => {
@@ -83,6 +92,15 @@ function toConfig(env: z.output<typeof schema>) {
     },
     amountMinorUnits: env.AMOUNT_MINOR_UNITS,
     access: { users: env.DASHBOARD_USERS, open: env.DASHBOARD_OPEN },
+    index: {
+      enabled: env.INDEX !== 'off',
+      // With a real upstream there is no default secret: the index stays off until one is set.
+      secret: env.INDEX_SECRET,
+      path: env.INDEX_PATH,
+      // The sandbox is local and fast; a real upstream is paced gently by default.
+      syncRps: env.INDEX_SYNC_RPS ?? (sandbox ? 50 : 5),
+      pollMs: env.INDEX_POLL_S * 1000,
+    },
     production: env.NODE_ENV === 'production',
   };
 }

@@ -1,9 +1,9 @@
 import { listQuery } from '@/lib/api/inputs';
-import { listCollections } from '@/lib/server/data';
+import { collectionsPage } from '@/lib/server/search-index/reads';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
   subject: 'collections',
   query: listQuery,
-  read: ({ query }, context) => listCollections(context, query),
+  read: ({ query }, context) => collectionsPage(context, query),
 });

@@ -2,7 +2,9 @@ import { dehydrate, HydrationBoundary, noop } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { unauthorized } from 'next/navigation';
 import { CollectionsTable } from '@/components/collections/collections-table';
-import { readListState, toSearchParams } from '@/lib/api/list-state';
+import { FilterBar } from '@/components/collections/filter-bar';
+import { IndexedList } from '@/components/search-index/indexed-list';
+import { isIndexed, readListState, toSearchParams } from '@/lib/api/list-state';
 import { collectionListOptions } from '@/lib/query/options';
 import { QueryProvider } from '@/lib/query/query-provider';
 import { getQueryClient } from '@/lib/query/query-client';
@@ -11,18 +13,46 @@ import { requestContext } from '@/lib/server/context';
 import { listCollections } from '@/lib/server/data';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
+import { indexedCollections } from '@/lib/server/search-index/reads';
+import { indexService } from '@/lib/server/search-index/service';
 
 export const metadata: Metadata = { title: 'Collections' };
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
+/**
+ * The collections list. Without filters it is the live upstream list (the
+ * first page prefetched into the HTML, React Query from there on); with a
+ * filter, a search or a sort it is served from the index, rendered here.
+ */
 export default async function CollectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   // proxy.ts has already redirected invalid values; this only fills in defaults.
   const state = readListState(toSearchParams(await searchParams));
+  const context = await requestContext().catch(() => unauthorized());
+  const minorUnits = getConfig().amountMinorUnits;
+  // The filter menus' counts come from the index (cached); without it the menus are left out.
+  const facets = indexService()
+    .facets()
+    .catch(() => null);
+  const heading = <h1 className="mb-4 text-xl font-semibold tracking-tight">Collections</h1>;
+
+  if (isIndexed(state)) {
+    const [result, status] = await Promise.all([
+      indexedCollections(context, state).catch((error: unknown) => toFailure(error, 'collections')),
+      indexService().status(),
+    ]);
+    return (
+      <>
+        {heading}
+        <FilterBar state={state} facets={await facets} />
+        <IndexedList state={state} result={result} status={status} minorUnits={minorUnits} />
+      </>
+    );
+  }
 
   // The first page of data goes into the HTML: prefetch with the data layer under the browser's key.
   const queryClient = getQueryClient();
-  const read = async () => toRowPage(await listCollections(await requestContext(), state));
+  const read = async () => toRowPage(await listCollections(context, state));
   await queryClient
     .query({
       ...collectionListOptions(state),
@@ -33,11 +63,12 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
 
   return (
     <>
-      <h1 className="mb-4 text-xl font-semibold tracking-tight">Collections</h1>
+      {heading}
+      <FilterBar state={state} facets={await facets} />
       {/* React Query loads on the table page only: the detail pages are pure server renders. */}
       <QueryProvider>
         <HydrationBoundary state={dehydrate(queryClient)}>
-          <CollectionsTable minorUnits={getConfig().amountMinorUnits} />
+          <CollectionsTable minorUnits={minorUnits} />
         </HydrationBoundary>
       </QueryProvider>
     </>

@@ -125,6 +125,15 @@ describe('a full scan', () => {
     expect(state.last_full_scan_at).not.toBeNull();
   });
 
+  it('rescans a small account no more often than it polls', async () => {
+    const s = sync('a', { pollMs: 15_000 });
+    await run(s, async () => (await scans()) === 1);
+    const started = upstream.requests[2]!.at;
+    await run(s, async () => (await scans()) === 2);
+    const second = upstream.requests.filter((r) => r.at > started + 1_000 && r.page === 2)[0]!;
+    expect(second.at - started).toBeGreaterThanOrEqual(15_000);
+  });
+
   it('misses nothing when records are added at the head while it runs', async () => {
     const s = sync('a', { pollMs: 10_000_000 });
     // Read pages 1 and 2 of the scan, then the head grows by 150 (every later page shifts by 1.5 pages).

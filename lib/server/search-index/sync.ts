@@ -14,6 +14,9 @@ import type { IndexStore, SyncState } from './store';
  *      └──(lease lost)────────────┘                                                    ▼
  *                              scan complete: rows not seen since it began are gone; a new scan starts
  *
+ * A scan starts no sooner than POLL_S after the previous one started, so a
+ * small account is not read over and over; a large one is scanned back to back.
+ *
  * Failures: 429 waits out Retry-After; the key rejected (upstream_auth) stops
  * everything with state `error` and retries every minute; anything else backs
  * off exponentially (1 s … 60 s) and a page that fails 3 times is set aside and
@@ -72,6 +75,7 @@ export function createSync(deps: SyncDeps) {
   let pageAttempts = 0;
   let pollAttempts = 0;
   let missedRounds = 0;
+  let nextScanAt = -Infinity;
 
   async function ensureLease(): Promise<boolean> {
     const now = deps.now();
@@ -120,6 +124,8 @@ export function createSync(deps: SyncDeps) {
       last_full_scan_at: iso(),
     });
     missedRounds = 0;
+    // Scans repeat, but a small account is not rescanned more often than it is polled.
+    nextScanAt = Date.parse(state.scan_started_at!) + deps.pollMs;
     deps.log?.info({ gone, scans: state.scans_completed + 1 }, 'index sync: full scan complete');
   }
 
@@ -201,9 +207,12 @@ export function createSync(deps: SyncDeps) {
       if (blockedUntil > now) return blockedUntil - now;
       if (!(await ensureLease())) return NO_LEASE_RETRY_MS;
       const polling = pollStage !== null || now >= nextPollAt;
+      if (!polling && now < nextScanAt) return Math.min(nextScanAt, nextPollAt) - now;
       try {
         await (polling ? poll() : scan());
       } catch (error) {
+        // The store's own faults (a damaged or full file) are the service's to handle, not the upstream's.
+        if (String((error as { code?: unknown })?.code).startsWith('SQLITE_')) throw error;
         return onFailure(error, polling);
       }
       if (failures || lastErrorCode) {

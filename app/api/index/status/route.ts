@@ -1,0 +1,7 @@
+import { apiRoute } from '@/lib/server/route';
+import { indexStatus } from '@/lib/server/search-index/reads';
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  subject: 'collections',
+  read: (_, context) => indexStatus(context),
+});

@@ -1,0 +1,9 @@
+import { searchQuery } from '@/lib/api/inputs';
+import { apiRoute } from '@/lib/server/route';
+import { searchCollections } from '@/lib/server/search-index/reads';
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  subject: 'collections',
+  query: searchQuery,
+  read: ({ query }, context) => searchCollections(context, { ...query, q: query.q! }),
+});

@@ -1,0 +1,86 @@
+import type { Metadata } from 'next';
+import { EmptyState } from '@/components/ui/empty-state';
+import { DetailError } from '@/components/ui/detail-error';
+import { FreshnessLine } from '@/components/search-index/freshness';
+import { LinkPagination } from '@/components/search-index/link-pagination';
+import { SummaryTable } from '@/components/search-index/summary-table';
+import { readSearchState, toSearchParams } from '@/lib/api/list-state';
+import { requestContext } from '@/lib/server/context';
+import { getConfig } from '@/lib/server/env';
+import { toFailure } from '@/lib/server/errors';
+import { searchCollections } from '@/lib/server/search-index/reads';
+import { indexService } from '@/lib/server/search-index/service';
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+  const { q } = readSearchState(toSearchParams(await searchParams));
+  return { title: q ? `“${q}” · Search` : 'Search' };
+}
+
+/** `/search?q=`: every collection the index matches, with what it matched on. */
+export default async function SearchPage({ searchParams }: Props) {
+  const state = readSearchState(toSearchParams(await searchParams));
+  const heading = <h1 className="mb-2 text-xl font-semibold tracking-tight">Search</h1>;
+  if (!state.q) {
+    return (
+      <>
+        {heading}
+        <EmptyState title="Search for a collection">
+          Type an e-mail address, a phone number (or its last four digits), a name or a reference in the Search box
+          above. An id or a dashboard link opens the record itself.
+        </EmptyState>
+      </>
+    );
+  }
+  const q = state.q;
+  const context = await requestContext();
+  const [result, status] = await Promise.all([
+    searchCollections(context, { ...state, q }).catch((error: unknown) => toFailure(error, 'collections')),
+    indexService().status(),
+  ]);
+  const lead = (
+    <p className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
+      Results for <strong className="font-semibold">“{q}”</strong>
+    </p>
+  );
+  if ('code' in result) {
+    return (
+      <>
+        {heading}
+        {lead}
+        <DetailError failure={result} />
+      </>
+    );
+  }
+  const { data, meta } = result;
+  return (
+    <>
+      {heading}
+      {lead}
+      <FreshnessLine freshness={status} />
+      {data.length ? (
+        <SummaryTable
+          rows={data}
+          matched
+          caption={`Search results for ${q}, page ${state.page}`}
+          minorUnits={getConfig().amountMinorUnits}
+        />
+      ) : (
+        <EmptyState title={meta.count ? `Page ${state.page} is past the end` : `No collection matches “${q}”`}>
+          Searched e-mail addresses, phone numbers (and their last four digits), names and references of{' '}
+          {status.indexed.toLocaleString('en')} indexed collections. E-mails and phones must match in full; references
+          match from their start.
+        </EmptyState>
+      )}
+      <LinkPagination
+        page={state.page}
+        limit={state.limit}
+        count={meta.count}
+        rowsOnPage={data.length}
+        path="/search"
+        keep={new URLSearchParams({ q }).toString()}
+      />
+    </>
+  );
+}

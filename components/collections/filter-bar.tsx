@@ -1,0 +1,198 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, useTransition, type FormEvent } from 'react';
+import { Button, focusRing } from '@/components/ui/button';
+import {
+  collectionsHref,
+  defaults,
+  filterSchema,
+  parseListState,
+  SORTS,
+  type ListState,
+  type Sort,
+} from '@/lib/api/list-state';
+import { label } from '@/lib/format/labels';
+
+/**
+ * Filters and sort of the collections list (contract section 7), all in the
+ * URL: a change navigates to the filtered view, which the server renders from
+ * the index. Typed values are checked with the API's own strict rules before
+ * they leave the form; a bad one gets a message beside it and stays as typed.
+ */
+export type Facet = { value: string; count: number };
+
+const SORT_LABELS: Record<Sort, string> = {
+  '-createdAt': 'Newest first',
+  createdAt: 'Oldest first',
+  '-amount': 'Amount, high to low',
+  amount: 'Amount, low to high',
+  '-updatedAt': 'Recently updated',
+  updatedAt: 'Least recently updated',
+};
+
+const nf = new Intl.NumberFormat('en');
+const field = `rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900 ${focusRing}`;
+
+function Choices({
+  name,
+  facet,
+  chosen,
+  onChange,
+}: {
+  name: 'Status' | 'Currency';
+  facet: Facet[];
+  chosen: string[];
+  onChange: (values: string[]) => void;
+}) {
+  // Values in the URL the index has no rows for still show, so they can be unticked.
+  const options = [
+    ...facet,
+    ...chosen.filter((v) => !facet.some((f) => f.value === v)).map((value) => ({ value, count: 0 })),
+  ];
+  return (
+    <details className="relative">
+      <summary
+        className={`cursor-pointer list-none rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 ${focusRing}`}
+      >
+        {name}
+        {chosen.length
+          ? `: ${chosen.length === 1 ? (name === 'Status' ? label(chosen[0]!).text : chosen[0]) : `${chosen.length} selected`}`
+          : ''}
+        <span aria-hidden="true"> ▾</span>
+      </summary>
+      <fieldset className="absolute z-10 mt-1 min-w-48 space-y-1 rounded-md border border-zinc-200 bg-white p-2 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
+        <legend className="sr-only">{name}</legend>
+        {options.length ? null : <p className="text-sm text-zinc-600 dark:text-zinc-400">Nothing indexed yet</p>}
+        {options.map((o) => (
+          <label key={o.value} className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={chosen.includes(o.value)}
+              onChange={(e) => onChange(e.target.checked ? [...chosen, o.value] : chosen.filter((v) => v !== o.value))}
+            />
+            <span>{name === 'Status' ? label(o.value).text : o.value}</span>
+            <span className="ml-auto tabular-nums text-zinc-600 dark:text-zinc-400">{nf.format(o.count)}</span>
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
+export function FilterBar({
+  state,
+  facets,
+}: {
+  state: ListState;
+  facets: { status: Facet[]; currency: Facet[] } | null;
+}) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [typed, setTyped] = useState(() => ({
+    createdFrom: state.createdFrom ?? '',
+    createdTo: state.createdTo ?? '',
+    amountMin: state.amountMin?.toString() ?? '',
+    amountMax: state.amountMax?.toString() ?? '',
+  }));
+  const [problem, setProblem] = useState<{ param: string; message: string } | null>(null);
+
+  function apply(changes: Partial<ListState>) {
+    setProblem(null);
+    startTransition(() => router.push(collectionsHref({ ...state, ...changes, page: 1 })));
+  }
+
+  /** The typed dates and amounts, checked by the API's strict rules before the URL changes. */
+  function applyTyped(event?: FormEvent) {
+    event?.preventDefault();
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(typed)) if (value.trim()) search.set(name, value.trim());
+    const parsed = parseListState(search);
+    if (!parsed.ok) return setProblem({ param: parsed.param, message: parsed.message });
+    const { createdFrom, createdTo, amountMin, amountMax } = parsed.value;
+    const same =
+      createdFrom === state.createdFrom &&
+      createdTo === state.createdTo &&
+      amountMin === state.amountMin &&
+      amountMax === state.amountMax;
+    if (same) return setProblem(null);
+    apply({ createdFrom, createdTo, amountMin, amountMax });
+  }
+
+  const filtered =
+    Object.keys(filterSchema).some((k) => k !== 'sort' && state[k as keyof ListState] !== undefined) ||
+    state.sort !== '-createdAt';
+  const currencies = state.currency ?? [];
+  const amountNote = !currencies.length
+    ? 'Amounts are compared across all currencies: choose a currency to compare like with like.'
+    : `Amounts in ${currencies.join(', ')}.`;
+
+  const input = (name: keyof typeof typed, text: string, type: 'date' | 'text') => (
+    <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
+      {text}
+      <input
+        type={type}
+        inputMode={type === 'text' ? 'numeric' : undefined}
+        value={typed[name]}
+        aria-invalid={problem?.param === name || undefined}
+        aria-describedby={
+          problem?.param === name ? 'filter-problem' : name.startsWith('amount') ? 'amount-note' : undefined
+        }
+        onChange={(e) => setTyped((t) => ({ ...t, [name]: e.target.value }))}
+        onBlur={() => applyTyped()}
+        className={`${field} w-36`}
+      />
+    </label>
+  );
+
+  return (
+    <section aria-label="Filters" aria-busy={pending || undefined} className="mb-4 space-y-2">
+      <form onSubmit={applyTyped} className="flex flex-wrap items-end gap-3">
+        {facets ? (
+          <>
+            <Choices
+              name="Status"
+              facet={facets.status}
+              chosen={state.status ?? []}
+              onChange={(v) => apply({ status: v.length ? v : undefined })}
+            />
+            <Choices
+              name="Currency"
+              facet={facets.currency}
+              chosen={currencies}
+              onChange={(v) => apply({ currency: v.length ? v : undefined })}
+            />
+          </>
+        ) : null}
+        {input('createdFrom', 'Created from', 'date')}
+        {input('createdTo', 'Created to', 'date')}
+        {input('amountMin', 'Minimum amount', 'text')}
+        {input('amountMax', 'Maximum amount', 'text')}
+        <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
+          Sort by
+          <select value={state.sort} onChange={(e) => apply({ sort: e.target.value as Sort })} className={field}>
+            {SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="sr-only">
+          Apply filters
+        </button>
+        <Button onClick={() => apply({ ...defaults(filterSchema) })} variant="ghost" disabled={!filtered}>
+          Clear filters
+        </Button>
+      </form>
+      <p id="amount-note" className="text-xs text-zinc-600 dark:text-zinc-400">
+        {amountNote}
+      </p>
+      {problem ? (
+        <p id="filter-problem" role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {problem.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}

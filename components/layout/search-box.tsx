@@ -1,0 +1,244 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { hrefForId, parseOpenTarget } from '@/lib/api/open-target';
+import { focusRing } from '@/components/ui/button';
+
+/**
+ * The header's "Search" box (WAI-ARIA combobox with a listbox popup). An id or
+ * a pasted dashboard link opens that record live; anything else searches the
+ * index as the user types (debounced) and Enter opens the full results page.
+ * `/` focuses it from anywhere but a text field. Plain fetch, no query library:
+ * this component is on every page's first load.
+ */
+type Hit = {
+  id: string;
+  reference: string;
+  status: string;
+  amount: { value: number; currency: string };
+  contact: { firstName: string; lastName: string };
+};
+type Option = { key: string; href: string; label: string; detail: string };
+/** The index's answer for one query text (the latest asked; older answers are dropped). */
+type Answer = { q: string; options: Option[]; total: number } | { q: string; failed: string };
+
+const HINT = 'Type an id, an e-mail, a phone number, a name or a reference';
+const DEBOUNCE_MS = 200;
+const SHOWN = 6;
+
+const fullName = (h: Hit) => `${h.contact.firstName} ${h.contact.lastName}`.trim();
+const money = (a: Hit['amount']) => `${a.currency} ${new Intl.NumberFormat('en').format(a.value)}`;
+const searchHref = (q: string) => `/search?${new URLSearchParams({ q })}`;
+
+export function SearchBox({ examples }: { examples: string[] }) {
+  const router = useRouter();
+  const input = useRef<HTMLInputElement>(null);
+  const [text, setText] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const ids = { list: useId(), hint: useId(), status: useId() };
+
+  useEffect(() => {
+    function onKey(event: globalThis.KeyboardEvent) {
+      if (event.key !== '/' || event.metaKey || event.ctrlKey || event.altKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return;
+      event.preventDefault();
+      input.current?.focus();
+      input.current?.select();
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  // An id or a link opens directly (decided here, as the user types); other text asks the index.
+  const q = text.trim();
+  const target = parseOpenTarget(q);
+  const searchable = !target.ok && q.length >= 2 && !/^https?:\/\//i.test(q) && !q.startsWith('/');
+
+  useEffect(() => {
+    if (!searchable) return;
+    const controller = new AbortController();
+    const timer = setTimeout(async () => {
+      try {
+        const res = await fetch(`/api/search?${new URLSearchParams({ q: q.slice(0, 200), limit: String(SHOWN) })}`, {
+          signal: controller.signal,
+        });
+        const body = (await res.json()) as { data?: Hit[]; meta?: { count: number }; message?: string };
+        if (!res.ok) return setAnswer({ q, failed: body.message ?? 'Search failed' });
+        const options = (body.data ?? []).map((h) => ({
+          key: h.id,
+          href: `/collections/${h.id}`,
+          label: h.reference || h.id,
+          detail: [fullName(h), money(h.amount), h.status].filter(Boolean).join(' · '),
+        }));
+        setAnswer({ q, options, total: body.meta?.count ?? options.length });
+      } catch {
+        if (!controller.signal.aborted) setAnswer({ q, failed: 'Search could not be reached' });
+      }
+    }, DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [q, searchable]);
+
+  const current = answer?.q === q ? answer : null;
+  const options: Option[] = target.ok
+    ? [{ key: target.id, href: target.href, label: `Open ${target.id}`, detail: 'the live record' }]
+    : searchable && current && 'options' in current
+      ? current.options
+      : [];
+  const loading = searchable && !current;
+  const failed = searchable && current && 'failed' in current ? current.failed : null;
+  const total = target.ok ? 1 : current && 'total' in current ? current.total : 0;
+  const expanded = open && (target.ok || searchable);
+
+  function go(href: string) {
+    setOpen(false);
+    setText('');
+    setActive(-1);
+    input.current?.blur();
+    router.push(href);
+  }
+
+  function submit() {
+    if (active >= 0 && options[active]) return go(options[active].href);
+    if (target.ok) return go(target.href);
+    if (!q) return setMessage(HINT);
+    if (/^https?:\/\//i.test(q) || q.startsWith('/')) return setMessage(target.message);
+    go(searchHref(q));
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      setOpen(true);
+      if (!options.length) return;
+      // -1 is the text itself: moving past either end comes back to it.
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((i) => {
+        const next = i + step;
+        return next >= options.length ? -1 : next < -1 ? options.length - 1 : next;
+      });
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      submit();
+    } else if (event.key === 'Escape') {
+      if (expanded) setOpen(false);
+      else setText('');
+      setActive(-1);
+    }
+  }
+
+  const status = !expanded
+    ? ''
+    : loading
+      ? 'Searching…'
+      : failed
+        ? failed
+        : options.length
+          ? `${total} ${total === 1 ? 'result' : 'results'}${total > options.length ? `, ${options.length} shown` : ''}`
+          : 'No matches';
+
+  return (
+    <div className="relative w-full sm:max-w-sm">
+      <form role="search" onSubmit={(e) => (e.preventDefault(), submit())} className="flex items-center">
+        <label htmlFor="search-box" className="sr-only">
+          Search
+        </label>
+        <input
+          ref={input}
+          id="search-box"
+          name="q"
+          type="text"
+          role="combobox"
+          aria-expanded={expanded}
+          aria-controls={ids.list}
+          aria-autocomplete="list"
+          aria-activedescendant={expanded && active >= 0 ? `${ids.list}-${active}` : undefined}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="Search: id, e-mail, phone, name, reference"
+          value={text}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={message ? ids.hint : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            setOpen(true);
+            setActive(-1);
+            if (message) setMessage(null);
+          }}
+          onFocus={() => setOpen(true)}
+          onBlur={() => setTimeout(() => setOpen(false), 150)}
+          onKeyDown={onKeyDown}
+          className={`w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 pr-8 text-sm placeholder:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-900 ${focusRing}`}
+        />
+        <kbd
+          aria-hidden="true"
+          className="pointer-events-none absolute right-2 top-1.5 hidden rounded border border-zinc-300 px-1 text-xs text-zinc-500 sm:block dark:border-zinc-700"
+        >
+          /
+        </kbd>
+      </form>
+      <ul
+        id={ids.list}
+        role="listbox"
+        aria-label="Search suggestions"
+        hidden={!expanded || !options.length}
+        className="absolute z-20 mt-1 w-full overflow-hidden rounded-md border border-zinc-200 bg-white text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        {options.map((o, i) => (
+          <li
+            key={o.key}
+            id={`${ids.list}-${i}`}
+            role="option"
+            aria-selected={i === active}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => go(o.href)}
+            className={`cursor-pointer px-3 py-2 ${i === active ? 'bg-sky-100 dark:bg-sky-900' : 'hover:bg-zinc-100 dark:hover:bg-zinc-800'}`}
+          >
+            <span className="block truncate font-medium">{o.label}</span>
+            <span className="block truncate text-xs text-zinc-600 dark:text-zinc-400">{o.detail}</span>
+          </li>
+        ))}
+      </ul>
+      <p id={ids.status} role="status" className="sr-only">
+        {status}
+      </p>
+      {expanded && (loading || failed) ? (
+        <p className="absolute z-20 mt-1 w-full rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
+          {status}
+        </p>
+      ) : expanded && !options.length ? (
+        <p className="absolute z-20 mt-1 w-full rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
+          No matches. Press Enter to see the results page.
+        </p>
+      ) : null}
+      <p id={ids.hint} aria-live="polite" className="mt-1 text-xs text-red-700 dark:text-red-300">
+        {message}
+      </p>
+      {examples.length ? (
+        <p className="mt-1 hidden text-xs text-zinc-600 md:block dark:text-zinc-400">
+          <span>Sandbox examples: </span>
+          {examples.map((id, i) => (
+            <span key={id}>
+              {i ? ', ' : ''}
+              <Link
+                prefetch={false}
+                href={hrefForId(id) ?? '#'}
+                className="font-mono underline decoration-dotted hover:text-zinc-900 dark:hover:text-zinc-100"
+              >
+                {id}
+              </Link>
+            </span>
+          ))}
+        </p>
+      ) : null}
+    </div>
+  );
+}

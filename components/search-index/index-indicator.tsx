@@ -1,0 +1,106 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { focusRing } from '@/components/ui/button';
+import { formatRelative, formatUtc } from '@/lib/format/dates';
+
+type Status = {
+  state: 'off' | 'building' | 'ready' | 'error';
+  indexed: number;
+  upstreamCount: number | null;
+  coverage: number;
+  lastFullScanAt: string | null;
+  lastPollAt: string | null;
+  error?: string;
+  reason?: string;
+};
+
+const nf = new Intl.NumberFormat('en');
+const DOT = { ready: 'bg-emerald-500', building: 'bg-amber-500', error: 'bg-red-600', off: 'bg-zinc-400' } as const;
+
+function when(iso: string | null) {
+  return iso ? (
+    <time dateTime={iso} title={formatUtc(iso)}>
+      {formatRelative(iso)}
+    </time>
+  ) : (
+    'never'
+  );
+}
+
+/**
+ * The shell's "Search index" control: the index's state at a glance (ready /
+ * building n% / error / off), and its details from /api/index/status when
+ * opened. Polls while the index is building, and whenever it is open.
+ */
+export function IndexIndicator() {
+  const [status, setStatus] = useState<Status | null>(null);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    let stop = false;
+    let timer: ReturnType<typeof setTimeout>;
+    async function load() {
+      try {
+        const res = await fetch('/api/index/status');
+        if (res.ok && !stop) setStatus(((await res.json()) as { data: Status }).data);
+      } catch {
+        // Offline for a moment: the last known state stays.
+      }
+    }
+    async function loop() {
+      await load();
+      if (!stop) timer = setTimeout(loop, open ? 5_000 : 30_000);
+    }
+    void loop();
+    return () => {
+      stop = true;
+      clearTimeout(timer);
+    };
+  }, [open]);
+
+  const state = status?.state;
+  const text = !status
+    ? 'checking'
+    : state === 'building'
+      ? `building ${Math.floor(status.coverage * 100)}%`
+      : state === 'error'
+        ? 'error'
+        : state;
+  return (
+    <details className="relative text-sm" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary
+        className={`flex cursor-pointer list-none items-center gap-1.5 rounded px-1 text-zinc-700 dark:text-zinc-300 ${focusRing}`}
+      >
+        <span aria-hidden="true" className={`size-2 rounded-full ${state ? DOT[state] : 'bg-zinc-300'}`} />
+        Search index: {text}
+      </summary>
+      <div className="absolute left-0 z-20 mt-1 w-72 rounded-md border border-zinc-200 bg-white p-3 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
+        {status ? (
+          <>
+            {status.reason ? <p className="mb-2 text-zinc-700 dark:text-zinc-300">{status.reason}</p> : null}
+            <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
+              <dt className="text-zinc-600 dark:text-zinc-400">Indexed</dt>
+              <dd className="tabular-nums">
+                {nf.format(status.indexed)}
+                {status.upstreamCount !== null ? ` of ${nf.format(status.upstreamCount)}` : ''}
+              </dd>
+              <dt className="text-zinc-600 dark:text-zinc-400">Last full scan</dt>
+              <dd>{when(status.lastFullScanAt)}</dd>
+              <dt className="text-zinc-600 dark:text-zinc-400">Last poll</dt>
+              <dd>{when(status.lastPollAt)}</dd>
+              {status.error ? (
+                <>
+                  <dt className="text-zinc-600 dark:text-zinc-400">Error</dt>
+                  <dd className="font-mono text-xs">{status.error}</dd>
+                </>
+              ) : null}
+            </dl>
+          </>
+        ) : (
+          <p>Checking the index…</p>
+        )}
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,107 @@
+import { StatusBadge } from '@/components/ui/badge';
+import { CopyButton } from '@/components/ui/copy-button';
+import { TimeAgo } from '@/components/ui/time-ago';
+import { formatAmount } from '@/lib/format/money';
+
+/** A row the index serves (contract section 7's collection summary), with what a search matched. */
+export type SummaryRow = {
+  id: string;
+  reference: string;
+  status: string;
+  amount: { value: number; currency: string };
+  contact: { firstName: string; lastName: string };
+  createdAt: string;
+  lineItemCount: number;
+  matched?: string[];
+};
+
+const MATCHED: Record<string, string> = {
+  id: 'ID',
+  email: 'E-mail',
+  phone: 'Phone',
+  phoneLast4: 'Phone, last 4',
+  reference: 'Reference',
+  name: 'Name',
+};
+
+/**
+ * Index-served rows (a filtered list, search results), rendered on the server:
+ * every row a real link to the live record.
+ */
+export function SummaryTable({
+  rows,
+  caption,
+  minorUnits,
+  matched = false,
+}: {
+  rows: SummaryRow[];
+  caption: string;
+  minorUnits: boolean;
+  matched?: boolean;
+}) {
+  return (
+    <div
+      role="region"
+      aria-label="Collections table"
+      tabIndex={0}
+      className="overflow-x-auto rounded-lg border border-zinc-200 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800"
+    >
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Reference
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Contact
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Amount
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Status
+            </th>
+            {matched ? (
+              <th scope="col" className="px-3 py-2 font-medium">
+                Matched on
+              </th>
+            ) : null}
+            <th scope="col" className="px-3 py-2 font-medium">
+              Created
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              ID
+            </th>
+          </tr>
+        </thead>
+        <tbody className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
+          {rows.map((row) => (
+            <tr key={row.id} className="hover:bg-zinc-50 dark:hover:bg-zinc-900">
+              <td>
+                <a href={`/collections/${row.id}`} className="link-strong whitespace-nowrap">
+                  {row.reference || <span className="italic">(no reference)</span>}
+                </a>
+              </td>
+              <td>{`${row.contact.firstName} ${row.contact.lastName}`.trim() || '—'}</td>
+              <td className="whitespace-nowrap text-right tabular-nums">{formatAmount(row.amount, { minorUnits })}</td>
+              <td>
+                <StatusBadge status={row.status} />
+              </td>
+              {matched ? <td>{(row.matched ?? []).map((m) => MATCHED[m] ?? m).join(', ')}</td> : null}
+              <td>
+                <TimeAgo iso={row.createdAt} />
+              </td>
+              <td className="whitespace-nowrap">
+                <span className="inline-block max-w-40 truncate align-middle font-mono text-xs" title={row.id}>
+                  {row.id}
+                </span>
+                <CopyButton value={row.id} label={`id ${row.id}`} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

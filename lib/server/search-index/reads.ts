@@ -1,0 +1,79 @@
+import 'server-only';
+import { defaults, filterSchema, isIndexed, type ListState, type SearchState } from '@/lib/api/list-state';
+import { assertContext, type RequestContext } from '../context';
+import { listCollections } from '../data';
+import { AppError } from '../errors';
+import type { CollectionSummary, IndexPage } from './queries';
+import { indexService } from './service';
+
+/**
+ * The index's reads as the dashboard's API answers them: the seed's envelope,
+ * with `meta` saying where the rows came from and how fresh they are. Checked
+ * against the request context like every other read.
+ */
+function pageMeta(count: number, page: number, limit: number) {
+  return { count, next: page * limit < count ? page + 1 : null, prev: page > 1 ? page - 1 : null };
+}
+
+/** A store fault met while answering (a damaged or vanished file) is a 503 while the index rebuilds. */
+async function guarded<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!String((error as { code?: unknown })?.code).startsWith('SQLITE_')) throw error;
+    await indexService().storeFault(error);
+    throw new AppError('index_unavailable', 'The index is being rebuilt; search and filters are back in a moment');
+  }
+}
+
+async function fromIndex<T>(read: () => Promise<IndexPage<T>>, page: number, limit: number, message: string) {
+  const service = indexService();
+  const [result, status] = await Promise.all([guarded(read), service.status()]);
+  return {
+    status: 'success' as const,
+    message,
+    data: result.data,
+    meta: {
+      ...pageMeta(result.count, page, limit),
+      source: 'index' as const,
+      asOf: status.asOf,
+      coverage: status.coverage,
+    },
+  };
+}
+
+/** `/api/search` and the `/search` page. */
+export async function searchCollections(context: RequestContext, state: SearchState & { q: string }) {
+  assertContext(context);
+  const queries = await indexService().queries();
+  return fromIndex(
+    () => queries.search(state.q, defaults(filterSchema), state.page, state.limit),
+    state.page,
+    state.limit,
+    'Search results from the index',
+  );
+}
+
+/** A filtered, sorted or searched page of the list, from the index. */
+export async function indexedCollections(context: RequestContext, state: ListState) {
+  assertContext(context);
+  const queries = await indexService().queries();
+  const read = state.q
+    ? () => queries.search(state.q!, state, state.page, state.limit)
+    : () => queries.list(state, state.page, state.limit);
+  return fromIndex<CollectionSummary>(read, state.page, state.limit, 'Collections retrieved from the index');
+}
+
+/** `/api/collections`: the live upstream list, or the index when filtered, searched or sorted. */
+export async function collectionsPage(context: RequestContext, state: ListState) {
+  if (isIndexed(state)) return indexedCollections(context, state);
+  assertContext(context);
+  const live = await listCollections(context, state);
+  return { ...live, meta: { ...live.meta, source: 'upstream' as const } };
+}
+
+/** `/api/index/status`. */
+export async function indexStatus(context: RequestContext) {
+  assertContext(context);
+  return { status: 'success' as const, message: 'Index status', data: await indexService().status() };
+}

@@ -1,0 +1,329 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { ErrorCode } from '@/lib/api/error-codes';
+import { systemContext } from '../context';
+import { listCollections, onRecordsRead } from '../data';
+import { getConfig } from '../env';
+import { AppError } from '../errors';
+import { logger } from '../logger';
+import { blindKeys } from './blind';
+import { createQueries, type IndexQueries } from './queries';
+import { openIndexStore, type IndexStore } from './store';
+import { createSync, isErrorState, type IndexSync } from './sync';
+
+/**
+ * The index as the server runs it: opened at start (instrumentation.ts), its
+ * sync looping in the background off the request path, live reads written
+ * through, and a status everyone can ask for. One per process, kept on
+ * globalThis because Next bundles instrumentation and routes apart.
+ *
+ * Faults of its own never reach the live pages: a file that cannot be opened
+ * or written (read-only, disk full) turns the index off with the reason and
+ * retries every minute; a file deleted or corrupted under it is set aside and
+ * rebuilt.
+ */
+export type IndexState = 'off' | 'building' | 'ready' | 'error';
+
+export type IndexStatus = {
+  state: IndexState;
+  indexed: number;
+  upstreamCount: number | null;
+  coverage: number;
+  lastFullScanAt: string | null;
+  lastPollAt: string | null;
+  asOf: string | null;
+  error?: ErrorCode;
+  /** Why the index is off, or what it is doing about a fault: for the operator, in plain words. */
+  reason?: string;
+};
+
+type Running = { store: IndexStore; queries: IndexQueries; sync: IndexSync; inode: number };
+
+const REOPEN_MS = 60_000;
+const FACETS_TTL_MS = 30_000;
+const STATUS_TTL_MS = 2_000;
+const HEALTH_CHECK_MS = 5_000;
+
+function sandboxSecret(indexPath: string): string {
+  // Generated once beside the index, readable by this user only; a real upstream needs INDEX_SECRET.
+  const file = join(dirname(indexPath), 'index-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+const isSqliteError = (error: unknown): error is { code: string } =>
+  typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_');
+
+function describeOpenFailure(error: unknown): string {
+  const code = isSqliteError(error) ? error.code : ((error as { code?: string })?.code ?? 'unknown');
+  if (/READONLY|EACCES|EROFS|EPERM|CANTOPEN/.test(code))
+    return `The index cannot write its file (${code}): make INDEX_PATH's folder writable. Search and filters are off until then; retrying every minute.`;
+  if (/FULL|ENOSPC/.test(code))
+    return `The disk holding the index is full (${code}). Search and filters are off until there is room; retrying every minute.`;
+  return `The index could not be opened (${code}). Search and filters are off; retrying every minute.`;
+}
+
+function createIndexService() {
+  const config = getConfig();
+  const path = resolve(config.index.path);
+  let running: Running | null = null;
+  let offReason: string | null = null;
+  let started = false;
+  let stopped = false;
+  let opening: Promise<void> | null = null;
+  let cached: { at: number; status: IndexStatus } | null = null;
+  let lastHealthCheck = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let facets: { at: number; value: Promise<Awaited<ReturnType<IndexQueries['facets']>>> } | null = null;
+  const owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
+
+  function disabledReason(): string | null {
+    if (!config.index.enabled) return 'The index is turned off (INDEX=off). Search and filters are unavailable.';
+    if (!config.upstream.sandbox && !config.index.secret)
+      return 'Set INDEX_SECRET (at least 32 characters) to turn on search and filters.';
+    return null;
+  }
+
+  async function open(): Promise<void> {
+    const secret = config.index.secret ?? sandboxSecret(path);
+    const keys = blindKeys(secret);
+    const account = keys.accountKey(config.upstream.baseUrl, config.upstream.key);
+    const store = await openIndexStore({
+      path,
+      keys,
+      account,
+      onRebuild: () => logger.warn('index: INDEX_SECRET changed since the index was written; rebuilding it'),
+    });
+    const sync = createSync({
+      store,
+      readPage: async (page, limit) => listCollections(systemContext('index-sync'), { page, limit }),
+      now: Date.now,
+      rps: config.index.syncRps,
+      pollMs: config.index.pollMs,
+      owner,
+      log: logger,
+    });
+    running = { store, queries: createQueries(store), sync, inode: statSync(path).ino };
+    offReason = null;
+    cached = null;
+    logger.info({ opened: store.opened }, 'index: open');
+  }
+
+  async function ensureOpen(): Promise<void> {
+    if (running || stopped) return;
+    opening ??= open()
+      .catch((error: unknown) => {
+        offReason = describeOpenFailure(error);
+        logger.error({ code: (error as { code?: string })?.code }, 'index: cannot open');
+      })
+      .finally(() => {
+        opening = null;
+      });
+    await opening;
+  }
+
+  /** Closes the current store; a damaged file is moved aside first so the next open starts clean. */
+  async function reopen(why: string, damaged: boolean): Promise<void> {
+    const current = running;
+    running = null;
+    cached = null;
+    logger.warn({ why }, 'index: reopening');
+    if (current) {
+      await current.sync.stop();
+      await current.store.close().catch(() => {});
+    }
+    if (damaged && existsSync(path)) {
+      const aside = `${path}.damaged-${Date.now()}`;
+      for (const suffix of ['', '-wal', '-shm'])
+        if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+    }
+    await ensureOpen();
+  }
+
+  /** The file we opened is still the file at INDEX_PATH (not deleted or replaced under us). */
+  async function checkFile(): Promise<void> {
+    if (!running || Date.now() - lastHealthCheck < HEALTH_CHECK_MS) return;
+    lastHealthCheck = Date.now();
+    let inode: number | null = null;
+    try {
+      inode = statSync(path).ino;
+    } catch {
+      // gone
+    }
+    if (inode !== running.inode) await reopen('the index file was deleted or replaced', false);
+  }
+
+  async function onStoreError(error: unknown): Promise<void> {
+    const code = isSqliteError(error) ? error.code : 'unknown';
+    if (/CORRUPT|NOTADB/.test(code)) return reopen(`the index file is damaged (${code})`, true);
+    if (/FULL|READONLY|IOERR|CANTOPEN/.test(code)) {
+      offReason = describeOpenFailure(error);
+      const current = running;
+      running = null;
+      cached = null;
+      if (current) {
+        await current.sync.stop();
+        await current.store.close().catch(() => {});
+      }
+      return;
+    }
+    logger.error({ code }, 'index: store error');
+  }
+
+  async function loop(): Promise<void> {
+    if (stopped) return;
+    let wait = REOPEN_MS;
+    try {
+      await ensureOpen();
+      await checkFile();
+      if (running) wait = await running.sync.step();
+    } catch (error) {
+      await onStoreError(error);
+      wait = running ? 1_000 : REOPEN_MS;
+    }
+    timer = setTimeout(() => void loop(), Math.max(0, wait));
+    timer.unref();
+  }
+
+  return {
+    /** Starts the index and its sync (idempotent). Called at server start and on first use. */
+    start(): void {
+      if (started) return;
+      started = true;
+      offReason = disabledReason();
+      if (offReason) {
+        logger.info({ reason: offReason }, 'index: off');
+        return;
+      }
+      onRecordsRead((records, source, context) => {
+        // The sync writes what it reads itself; only users' live reads are written through.
+        if (context.principal.kind === 'system' || !running) return;
+        // A record outside the list's scope (not integrated) is shown live but not indexed.
+        const indexable = source === 'list' ? records : records.filter((c) => c.type === 'integrated');
+        if (!indexable.length) return;
+        const store = running.store;
+        const seenAt = new Date().toISOString();
+        setImmediate(() => {
+          store.upsert(indexable, seenAt).catch((error: unknown) => void onStoreError(error));
+        });
+      });
+      void loop();
+    },
+
+    async status(): Promise<IndexStatus> {
+      this.start();
+      await checkFile().catch(() => {});
+      if (cached && Date.now() - cached.at < STATUS_TTL_MS) return cached.status;
+      if (!running) {
+        if (opening) await opening;
+      }
+      if (!running) {
+        return {
+          state: 'off',
+          indexed: 0,
+          upstreamCount: null,
+          coverage: 0,
+          lastFullScanAt: null,
+          lastPollAt: null,
+          asOf: null,
+          reason: offReason ?? 'The index is starting.',
+        };
+      }
+      const { store, sync } = running;
+      try {
+        const [state, indexed] = await Promise.all([store.state(), store.indexedCount()]);
+        const snapshot = sync.snapshot();
+        const error = isErrorState(state, snapshot.failures) ? (state.error_code as ErrorCode) : undefined;
+        const coverage =
+          state.upstream_count === null
+            ? 0
+            : state.upstream_count === 0
+              ? 1
+              : Math.min(1, indexed / state.upstream_count);
+        const status: IndexStatus = {
+          state: error ? 'error' : state.scans_completed > 0 ? 'ready' : 'building',
+          indexed,
+          upstreamCount: state.upstream_count,
+          coverage: Math.round(coverage * 10_000) / 10_000,
+          lastFullScanAt: state.last_full_scan_at,
+          lastPollAt: state.last_poll_at,
+          asOf: state.last_poll_at ?? state.last_full_scan_at,
+          ...(error ? { error } : {}),
+          ...(error === 'upstream_auth'
+            ? {
+                reason:
+                  "The upstream API rejected the dashboard's API key; the index keeps its rows and retries every minute.",
+              }
+            : {}),
+        };
+        cached = { at: Date.now(), status };
+        return status;
+      } catch (error) {
+        await onStoreError(error);
+        return this.status();
+      }
+    },
+
+    /** The index's queries, or `index_unavailable` with the reason when it is off. */
+    async queries(): Promise<IndexQueries> {
+      this.start();
+      await ensureOpen();
+      if (!running) {
+        throw new AppError(
+          'index_unavailable',
+          offReason ?? 'Search and filters are unavailable: the index is starting',
+        );
+      }
+      return running.queries;
+    },
+
+    /**
+     * Each status and currency with its count, for the filter menus: computed at most every 30 s and
+     * served stale while a fresh count runs (a count of a million rows is not for every page view).
+     */
+    async facets() {
+      const queries = await this.queries();
+      const now = Date.now();
+      if (!facets) facets = { at: now, value: queries.facets() };
+      else if (now - facets.at > FACETS_TTL_MS) {
+        const fresh = queries.facets();
+        const at = now;
+        facets.at = at;
+        fresh.then((value) => void (facets = { at, value: Promise.resolve(value) })).catch(() => {});
+      }
+      return facets.value.catch((error: unknown) => {
+        facets = null;
+        throw error;
+      });
+    },
+
+    /** For store errors met while answering a query: reopen or turn off as the fault says. */
+    storeFault: onStoreError,
+
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (running) {
+        await running.sync.stop();
+        await running.store.close();
+        running = null;
+      }
+    },
+  };
+}
+
+export type IndexService = ReturnType<typeof createIndexService>;
+
+const KEY = Symbol.for('collections-console.index-service');
+
+/** The process's index service. */
+export function indexService(): IndexService {
+  const global = globalThis as Record<symbol, IndexService | undefined>;
+  return (global[KEY] ??= createIndexService());
+}
