@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COLLECTION_ID, isCollectionId, isProviderId } from '@/lib/api/ids';
-import { parseListState, toSearchParams } from '@/lib/api/list-state';
+import { pagingSchema, parseListState, parseState, toSearchParams } from '@/lib/api/list-state';
 import { upstreamUrl, type UpstreamRequest } from './upstream';
 import { AppError } from './errors';
 
@@ -109,7 +109,7 @@ describe('page and limit parsing (property)', () => {
     );
     fc.assert(
       fc.property(raw, raw, (page, limit) => {
-        const result = parseListState(toSearchParams({ page, limit }));
+        const result = parseState(pagingSchema, toSearchParams({ page, limit }));
         const okPage = /^[1-9]\d*$/.test(page) && Number.isSafeInteger(Number(page));
         const okLimit = /^[1-9]\d*$/.test(limit) && Number(limit) <= 100;
         expect(result.ok).toBe(okPage && okLimit);
