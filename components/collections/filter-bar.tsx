@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition, type FormEvent } from 'react';
 import { Button, focusRing } from '@/components/ui/button';
+import { Popover } from '@/components/ui/popover';
 import {
   collectionsHref,
   defaults,
@@ -45,38 +46,56 @@ function Choices({
   chosen: string[];
   onChange: (values: string[]) => void;
 }) {
+  // Ticks show at once; the URL (and so `chosen`) follows when the filtered view arrives.
+  const [picked, setPicked] = useState(chosen);
+  const [seen, setSeen] = useState(chosen.join());
+  if (seen !== chosen.join()) {
+    // The URL moved (back, forward, Clear filters): follow it.
+    setSeen(chosen.join());
+    setPicked(chosen);
+  }
+  const change = (values: string[]) => {
+    setPicked(values);
+    onChange(values);
+  };
   // Values in the URL the index has no rows for still show, so they can be unticked.
   const options = [
     ...facet,
     ...chosen.filter((v) => !facet.some((f) => f.value === v)).map((value) => ({ value, count: 0 })),
   ];
+  const text = (value: string) => (name === 'Status' ? label(value).text : value);
   return (
-    <details className="relative">
-      <summary
-        className={`cursor-pointer list-none rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 ${focusRing}`}
-      >
-        {name}
-        {chosen.length
-          ? `: ${chosen.length === 1 ? (name === 'Status' ? label(chosen[0]!).text : chosen[0]) : `${chosen.length} selected`}`
-          : ''}
-        <span aria-hidden="true"> ▾</span>
-      </summary>
-      <fieldset className="absolute z-10 mt-1 min-w-48 space-y-1 rounded-md border border-zinc-200 bg-white p-2 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
+    <Popover
+      buttonClassName="rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700"
+      panelClassName="min-w-52"
+      label={
+        <>
+          {name}
+          {chosen.length ? (
+            <span className="font-medium">
+              <span className="sr-only">,</span> {chosen.length === 1 ? text(chosen[0]!) : `${chosen.length} selected`}
+            </span>
+          ) : null}
+          <span aria-hidden="true">▾</span>
+        </>
+      }
+    >
+      <fieldset className="space-y-1">
         <legend className="sr-only">{name}</legend>
         {options.length ? null : <p className="text-sm text-zinc-600 dark:text-zinc-400">Nothing indexed yet</p>}
         {options.map((o) => (
           <label key={o.value} className="flex items-center gap-2 text-sm">
             <input
               type="checkbox"
-              checked={chosen.includes(o.value)}
-              onChange={(e) => onChange(e.target.checked ? [...chosen, o.value] : chosen.filter((v) => v !== o.value))}
+              checked={picked.includes(o.value)}
+              onChange={(e) => change(e.target.checked ? [...picked, o.value] : picked.filter((v) => v !== o.value))}
             />
-            <span>{name === 'Status' ? label(o.value).text : o.value}</span>
+            <span>{text(o.value)}</span>
             <span className="ml-auto tabular-nums text-zinc-600 dark:text-zinc-400">{nf.format(o.count)}</span>
           </label>
         ))}
       </fieldset>
-    </details>
+    </Popover>
   );
 }
 

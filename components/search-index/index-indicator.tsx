@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { focusRing } from '@/components/ui/button';
+import { Popover } from '@/components/ui/popover';
 import { formatRelative, formatUtc } from '@/lib/format/dates';
 
 type Status = {
@@ -68,39 +68,41 @@ export function IndexIndicator() {
         ? 'error'
         : state;
   return (
-    <details className="relative text-sm" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary
-        className={`flex cursor-pointer list-none items-center gap-1.5 rounded px-1 text-zinc-700 dark:text-zinc-300 ${focusRing}`}
-      >
-        <span aria-hidden="true" className={`size-2 rounded-full ${state ? DOT[state] : 'bg-zinc-300'}`} />
-        Search index: {text}
-      </summary>
-      <div className="absolute left-0 z-20 mt-1 w-72 rounded-md border border-zinc-200 bg-white p-3 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
-        {status ? (
-          <>
-            {status.reason ? <p className="mb-2 text-zinc-700 dark:text-zinc-300">{status.reason}</p> : null}
-            <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
-              <dt className="text-zinc-600 dark:text-zinc-400">Indexed</dt>
-              <dd className="tabular-nums">
-                {nf.format(status.indexed)}
-                {status.upstreamCount !== null ? ` of ${nf.format(status.upstreamCount)}` : ''}
-              </dd>
-              <dt className="text-zinc-600 dark:text-zinc-400">Last full scan</dt>
-              <dd>{when(status.lastFullScanAt)}</dd>
-              <dt className="text-zinc-600 dark:text-zinc-400">Last poll</dt>
-              <dd>{when(status.lastPollAt)}</dd>
-              {status.error ? (
-                <>
-                  <dt className="text-zinc-600 dark:text-zinc-400">Error</dt>
-                  <dd className="font-mono text-xs">{status.error}</dd>
-                </>
-              ) : null}
-            </dl>
-          </>
-        ) : (
-          <p>Checking the index…</p>
-        )}
-      </div>
-    </details>
+    <Popover
+      onOpenChange={setOpen}
+      buttonClassName="rounded px-1 text-sm text-zinc-700 dark:text-zinc-300"
+      panelClassName="left-0 w-72 text-sm"
+      label={
+        <>
+          <span aria-hidden="true" className={`size-2 rounded-full ${state ? DOT[state] : 'bg-zinc-300'}`} />
+          Search index: {text}
+        </>
+      }
+    >
+      {status ? (
+        <>
+          {status.reason ? <p className="mb-2 text-zinc-700 dark:text-zinc-300">{status.reason}</p> : null}
+          <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
+            <dt className="text-zinc-600 dark:text-zinc-400">Indexed</dt>
+            <dd className="tabular-nums">
+              {nf.format(status.indexed)}
+              {status.upstreamCount !== null ? ` of ${nf.format(status.upstreamCount)}` : ''}
+            </dd>
+            <dt className="text-zinc-600 dark:text-zinc-400">Last full scan</dt>
+            <dd>{when(status.lastFullScanAt)}</dd>
+            <dt className="text-zinc-600 dark:text-zinc-400">Last poll</dt>
+            <dd>{when(status.lastPollAt)}</dd>
+            {status.error ? (
+              <>
+                <dt className="text-zinc-600 dark:text-zinc-400">Error</dt>
+                <dd className="font-mono text-xs">{status.error}</dd>
+              </>
+            ) : null}
+          </dl>
+        </>
+      ) : (
+        <p>Checking the index…</p>
+      )}
+    </Popover>
   );
 }

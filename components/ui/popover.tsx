@@ -1,0 +1,74 @@
+'use client';
+
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { focusRing } from './button';
+
+/**
+ * A button that shows a panel beside it (a disclosure): `aria-expanded`,
+ * closes on Escape (focus back on the button) and on a click elsewhere.
+ * Small on purpose: it ships in the shell of every page.
+ */
+export function Popover({
+  label,
+  children,
+  panelClassName = '',
+  buttonClassName = '',
+  onOpenChange,
+}: {
+  label: ReactNode;
+  children: ReactNode;
+  panelClassName?: string;
+  buttonClassName?: string;
+  onOpenChange?: (open: boolean) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useId();
+
+  function toggle(next: boolean) {
+    setOpen(next);
+    onOpenChange?.(next);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) toggle(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      toggle(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- toggle only closes over stable setters
+  }, [open]);
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panel}
+        onClick={() => toggle(!open)}
+        className={`inline-flex items-center gap-1.5 ${focusRing} ${buttonClassName}`}
+      >
+        {label}
+      </button>
+      <div
+        id={panel}
+        hidden={!open}
+        className={`absolute z-20 mt-1 rounded-md border border-zinc-200 bg-white p-3 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 ${panelClassName}`}
+      >
+        {children}
+      </div>
+    </div>
+  );
+}
