@@ -12,7 +12,10 @@ import { logger } from './logger';
  * headers. Route handlers, record pages, the list prefetch and proxy.ts all
  * answer through here.
  */
+const BRAND = Symbol.for('collections-console.app-error');
+
 export class AppError extends Error {
+  readonly [BRAND] = true;
   readonly code: ErrorCode;
   readonly retryAfter?: number;
 
@@ -25,6 +28,14 @@ export class AppError extends Error {
 
   static of(code: ErrorCode, subject: ErrorSubject, detail?: { retryAfter?: number; timeoutMs?: number }) {
     return new AppError(code, errorMessage(code, subject, detail), { retryAfter: detail?.retryAfter });
+  }
+
+  /**
+   * By brand, not by class: Next bundles instrumentation (where the index runs) and each route apart,
+   * so an AppError thrown by the index service is another copy of this class.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
   }
 }
 

@@ -62,7 +62,7 @@ const isSqliteError = (error: unknown): error is { code: string } =>
 
 function describeOpenFailure(error: unknown): string {
   const code = isSqliteError(error) ? error.code : ((error as { code?: string })?.code ?? 'unknown');
-  if (/READONLY|EACCES|EROFS|EPERM|CANTOPEN/.test(code))
+  if (/READONLY|EACCES|EROFS|EPERM|CANTOPEN|ENOTDIR|ENOENT|EEXIST/.test(code))
     return `The index cannot write its file (${code}): make INDEX_PATH's folder writable. Search and filters are off until then; retrying every minute.`;
   if (/FULL|ENOSPC/.test(code))
     return `The disk holding the index is full (${code}). Search and filters are off until there is room; retrying every minute.`;

@@ -1,0 +1,199 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
+import { binPath } from '../scripts/run-bin.mjs';
+import { E2E } from './env';
+import { expect, test } from './fixtures';
+
+/**
+ * The index following a changing upstream, and surviving faults of its own,
+ * on servers of this file's own (a sandbox whose data the tests change, and
+ * dashboards with short poll intervals), so the shared e2e sandbox stays as
+ * the other specs expect it.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const SANDBOX_PORT = E2E.sandboxPort + 20;
+const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
+const children: ChildProcess[] = [];
+let dir: string;
+
+function start(command: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [command, ...args], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NEXT_TELEMETRY_DISABLED: '1',
+      NODE_ENV: 'production',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  children.push(child);
+  return { child, output: () => output };
+}
+
+function dashboard(port: number, env: Record<string, string>) {
+  return start(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    ...env,
+  });
+}
+
+async function up(request: APIRequestContext, url: string) {
+  await expect
+    .poll(async () => (await request.get(url, { timeout: 2_000 }).catch(() => null))?.status(), { timeout: 60_000 })
+    .toBe(200);
+}
+
+const status = async (request: APIRequestContext, base: string) =>
+  (await (await request.get(`${base}/api/index/status`)).json()).data as {
+    state: string;
+    indexed: number;
+    reason?: string;
+  };
+
+async function ready(request: APIRequestContext, base: string) {
+  await expect.poll(async () => (await status(request, base)).state, { timeout: 30_000 }).toBe('ready');
+}
+
+async function addCollection(request: APIRequestContext, record: Record<string, unknown>) {
+  const res = await request.post(`${SANDBOX}/__sandbox/collections`, { data: { record } });
+  expect(res.status()).toBe(201);
+  return (await res.json()).data as { id: string; reference: string; contact: { email: string } };
+}
+
+const searchIds = async (request: APIRequestContext, base: string, q: string) => {
+  const res = await request.get(`${base}/api/search?${new URLSearchParams({ q })}`);
+  return res.ok() ? ((await res.json()).data as { id: string }[]).map((h) => h.id) : [];
+};
+
+const uniqueContact = (tag: string) => ({
+  id: `contact_${tag}`,
+  firstName: 'Live',
+  lastName: `Tester${tag}`,
+  email: `live.${tag}@example.com`,
+  phone: '+234 801 555 0101',
+});
+
+test.beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'index-live-'));
+  start(binPath('tsx'), ['sandbox/main.ts'], {
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    SANDBOX_FAULTS: '1',
+    SANDBOX_DB: join(dir, 'sandbox.sqlite'),
+  });
+  await expect
+    .poll(async () => (await fetch(`${SANDBOX}/__sandbox/health`).catch(() => null))?.status, { timeout: 60_000 })
+    .toBe(200);
+});
+
+test.afterAll(async () => {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a collection added upstream is searchable within seconds (poll every second)', async ({ request }) => {
+  const base = `http://127.0.0.1:${E2E.port + 20}`;
+  dashboard(E2E.port + 20, { INDEX_PATH: join(dir, 'fresh.sqlite'), INDEX_POLL_S: '1' });
+  await up(request, `${base}/api/collections?limit=1`);
+  await ready(request, base);
+
+  const tag = crypto.randomUUID().slice(0, 8);
+  const added = await addCollection(request, { reference: `FRESH-${tag}`, contact: uniqueContact(tag) });
+  const started = Date.now();
+  await expect.poll(() => searchIds(request, base, added.contact.email), { timeout: 15_000 }).toEqual([added.id]);
+  expect(Date.now() - started).toBeLessThan(15_000);
+  expect(await searchIds(request, base, `fresh-${tag}`)).toEqual([added.id]);
+
+  // A status change of an existing record is picked up by the next scan.
+  const res = await request.post(`${SANDBOX}/__sandbox/collections/${added.id}/complete`);
+  expect(res.status()).toBe(200);
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`${base}/api/collections?status=completed&q=${added.contact.email}`)).json())
+            .data as { id: string }[]
+        ).map((c) => c.id),
+      { timeout: 15_000 },
+    )
+    .toEqual([added.id]);
+});
+
+test('a record read live is written through at once, before any poll', async ({ request }) => {
+  const base = `http://127.0.0.1:${E2E.port + 21}`;
+  dashboard(E2E.port + 21, { INDEX_PATH: join(dir, 'through.sqlite'), INDEX_POLL_S: '3600' });
+  await up(request, `${base}/api/collections?limit=1`);
+  await ready(request, base);
+
+  const tag = crypto.randomUUID().slice(0, 8);
+  const added = await addCollection(request, { contact: uniqueContact(tag) });
+  expect(await searchIds(request, base, added.contact.email)).toEqual([]);
+  expect((await request.get(`${base}/api/collections/${added.id}`)).status()).toBe(200);
+  await expect.poll(() => searchIds(request, base, added.contact.email), { timeout: 5_000 }).toEqual([added.id]);
+});
+
+test('an index file deleted or damaged under the server is rebuilt, and live pages never stop', async ({ request }) => {
+  const base = `http://127.0.0.1:${E2E.port + 22}`;
+  const path = join(dir, 'fragile.sqlite');
+  dashboard(E2E.port + 22, { INDEX_PATH: path, INDEX_POLL_S: '1' });
+  await up(request, `${base}/api/collections?limit=1`);
+  await ready(request, base);
+  const { indexed } = await status(request, base);
+
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  expect((await request.get(`${base}/api/collections?limit=5`)).status()).toBe(200);
+  await expect.poll(() => existsSync(path), { timeout: 15_000 }).toBe(true);
+  await ready(request, base);
+  expect((await status(request, base)).indexed).toBeGreaterThanOrEqual(indexed);
+
+  // Garbage where the database was: set aside, rebuilt.
+  writeFileSync(path, Buffer.alloc(64 * 1024, 0x5a));
+  rmSync(`${path}-wal`, { force: true });
+  expect((await request.get(`${base}/api/collections?limit=5`)).status()).toBe(200);
+  await expect
+    .poll(async () => (await request.get(`${base}/api/search?q=tester`)).status(), { timeout: 20_000 })
+    .toBe(200);
+  await ready(request, base);
+  expect((await status(request, base)).indexed).toBeGreaterThanOrEqual(indexed);
+});
+
+test('an index that cannot write its file is off with the reason; everything else works', async ({ request }) => {
+  const base = `http://127.0.0.1:${E2E.port + 23}`;
+  // A path under a file, not a folder: nothing can ever be created there (root or not).
+  const blocker = join(dir, 'not-a-folder');
+  writeFileSync(blocker, 'x');
+  dashboard(E2E.port + 23, { INDEX_PATH: join(blocker, 'index.sqlite') });
+  await up(request, `${base}/api/collections?limit=1`);
+  await expect.poll(async () => (await status(request, base)).state, { timeout: 15_000 }).toBe('off');
+  expect((await status(request, base)).reason).toMatch(/INDEX_PATH/);
+
+  const search = await request.get(`${base}/api/search?q=ada`);
+  expect(search.status()).toBe(503);
+  expect(await search.json()).toMatchObject({ status: 'error', code: 'index_unavailable' });
+  expect((await request.get(`${base}/api/collections?status=pending`)).status()).toBe(503);
+  expect((await request.get(`${base}/api/collections?limit=5`)).status()).toBe(200);
+  expect((await request.get(`${base}/collections`)).status()).toBe(200);
+});
+
+test('two dashboards on one index file both answer searches', async ({ request }) => {
+  const path = join(dir, 'shared.sqlite');
+  const bases = [E2E.port + 24, E2E.port + 25].map((port) => {
+    dashboard(port, { INDEX_PATH: path, INDEX_POLL_S: '1' });
+    return `http://127.0.0.1:${port}`;
+  });
+  for (const base of bases) await up(request, `${base}/api/collections?limit=1`);
+  for (const base of bases) await ready(request, base);
+  const tag = crypto.randomUUID().slice(0, 8);
+  const added = await addCollection(request, { contact: uniqueContact(tag) });
+  for (const base of bases) {
+    await expect.poll(() => searchIds(request, base, added.contact.email), { timeout: 15_000 }).toEqual([added.id]);
+  }
+});
