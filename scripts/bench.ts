@@ -7,6 +7,7 @@
  *   BENCH_RUNS=20          loads per page for "rows visible" and "next page"
  *   BENCH_SCALE=1000000    collections in the scale test's sandbox
  *   BENCH_LIGHTHOUSE=3     Lighthouse runs per page and preset (0 to skip)
+ *   --index-only           only the search index at scale (scripts/bench-index.ts)
  */
 import autocannon from 'autocannon';
 import { chromium, type Browser } from '@playwright/test';
@@ -16,6 +17,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { createDatabase } from '../sandbox/db';
+import { SEED_VERSION } from '../sandbox/seed-data';
+import { benchIndex } from './bench-index';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 import { firstLoadJs } from './first-load-js';
 import { binPath, exited, runBin } from './run-bin.mjs';
@@ -23,7 +26,7 @@ import { binPath, exited, runBin } from './run-bin.mjs';
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE ?? 3);
-const PORTS = { sandbox: 4610, ours: 3610, floor: 3620, bigSandbox: 4611, oursBig: 3611 };
+const PORTS = { sandbox: 4610, ours: 3610, floor: 3620, bigSandbox: 4611, oursBig: 3611, index: [3612, 3613, 3614] as [number, number, number] };
 const FLOOR_DIR = resolve('.data/bench-floor');
 const children: ChildProcess[] = [];
 const results: Record<string, unknown> = {
@@ -260,17 +263,17 @@ function lighthouseOnce(url: string, preset: 'mobile' | 'desktop') {
   };
 }
 
-async function scale() {
+async function scale(options: { indexOnly?: boolean } = {}) {
   const dbPath = resolve(`.data/bench-${SCALE}.sqlite`);
   const has =
     existsSync(dbPath) &&
     (() => {
       const db = new Database(dbPath, { readonly: true });
       try {
-        return (
-          Number((db.prepare("SELECT value FROM meta WHERE key='collections'").get() as { value: string }).value) >
-          SCALE
-        );
+        const meta = (key: string) =>
+          Number((db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string }).value);
+        // Built by this seed version (else the sandbox would replace it with the small default set).
+        return meta('collections') > SCALE && meta('seed_version') === SEED_VERSION;
       } catch {
         return false;
       } finally {
@@ -283,9 +286,15 @@ async function scale() {
     createDatabase(dbPath, { collections: SCALE });
     fact('scale: seeding time', round((performance.now() - t) / 1000), 's');
   }
-  start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.bigSandbox), SANDBOX_DB: dbPath });
-  start('next', ['start', '-p', String(PORTS.oursBig), '-H', '127.0.0.1'], { SANDBOX_PORT: String(PORTS.bigSandbox) });
+  // Faults on for the index bench's test route that adds a collection (reserved pages are far past the data).
+  start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.bigSandbox), SANDBOX_DB: dbPath, SANDBOX_FAULTS: '1' });
   await waitFor(`http://127.0.0.1:${PORTS.bigSandbox}/__sandbox/health`);
+  if (options.indexOnly) return indexAtScale();
+  // The live list's figures: no index syncing a million rows underneath them.
+  start('next', ['start', '-p', String(PORTS.oursBig), '-H', '127.0.0.1'], {
+    SANDBOX_PORT: String(PORTS.bigSandbox),
+    INDEX: 'off',
+  });
   await waitFor(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`);
   const last = Math.ceil(
     (await (await fetch(`http://127.0.0.1:${PORTS.oursBig}/api/collections?limit=1`)).json()).meta.count / 10,
@@ -314,7 +323,18 @@ async function scale() {
   }
 }
 
+async function indexAtScale() {
+  console.log(`\nSearch index (${SCALE.toLocaleString('en')} collections)`);
+  await benchIndex({ sandboxPort: PORTS.bigSandbox, ports: PORTS.index, env, report: { fact, row }, children });
+}
+
 async function main() {
+  if (process.argv.includes('--index-only')) {
+    console.log('Building the dashboard…');
+    await build(resolve('.'));
+    await scale({ indexOnly: true });
+    return;
+  }
   console.log('Building the dashboard and the floor…');
   await build(resolve('.'));
   prepareFloor();
@@ -424,6 +444,7 @@ async function main() {
   if (SCALE > 0) {
     console.log(`\nScale (${SCALE.toLocaleString('en')} collections; median of 21)`);
     await scale();
+    await indexAtScale();
   }
 
   writeFileSync('bench/results.json', JSON.stringify(results, null, 2));
