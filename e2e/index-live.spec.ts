@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { binPath } from '../scripts/run-bin.mjs';
 import { E2E } from './env';
+import { spawnProcess } from './processes';
 import { expect, test } from './fixtures';
 
 /**
@@ -21,21 +22,9 @@ const children: ChildProcess[] = [];
 let dir: string;
 
 function start(command: string, args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [command, ...args], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NEXT_TELEMETRY_DISABLED: '1',
-      NODE_ENV: 'production',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  children.push(child);
-  return { child, output: () => output };
+  const server = spawnProcess(command, args, env);
+  children.push(server.child);
+  return server;
 }
 
 function dashboard(port: number, env: Record<string, string>) {

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { binPath } from '../scripts/run-bin.mjs';
 import { E2E, SANDBOX_KEYS } from './env';
+import { spawnProcess } from './processes';
 import { expect, test } from './fixtures';
 
 /** Contract section 3 and issue 5: the gate fails closed, headers hold, nothing leaks. */
@@ -11,7 +11,15 @@ const auth = `Basic ${Buffer.from(`${E2E.gatedUser.username}:${E2E.gatedUser.pas
 
 test.describe('access gate (DASHBOARD_USERS)', () => {
   test('asks for credentials on pages and /api', async ({ request }) => {
-    for (const path of ['/collections', '/api/collections']) {
+    for (const path of [
+      '/collections',
+      '/api/collections',
+      '/search?q=ada',
+      '/api/search?q=ada',
+      '/api/index/status',
+      '/collections?status=pending',
+      '/api/collections?status=pending&sort=-amount',
+    ]) {
       const res = await request.get(`${E2E.gatedURL}${path}`, { maxRedirects: 0 });
       expect(res.status()).toBe(401);
       expect(res.headers()['www-authenticate']).toMatch(/^Basic realm="Collections Console"/);
@@ -30,6 +38,8 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
     expect((await res.json()).data[0].id).toBe(sandbox.demo.collections.integrated[0]);
     const page = await request.get(`${E2E.gatedURL}/collections`, { headers: { Authorization: auth } });
     expect(page.status()).toBe(200);
+    const status = await request.get(`${E2E.gatedURL}/api/index/status`, { headers: { Authorization: auth } });
+    expect(status.status()).toBe(200);
   });
 
   test('refuses a wrong password and another user’s password', async ({ request }) => {
@@ -118,23 +128,8 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
 });
 
 test.describe('fail-closed start', () => {
-  const start = (env: Record<string, string>, port: number) => {
-    const child = spawn(process.execPath, [binPath('next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NEXT_TELEMETRY_DISABLED: '1',
-        NODE_ENV: 'production',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    return { child, exited, output: () => output };
-  };
+  const start = (env: Record<string, string>, port: number) =>
+    spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], env);
 
   test('refuses a real upstream in production without a gate, and says what to set', async () => {
     const server = start({ API_BASE_URL: 'http://127.0.0.1:9', API_KEY: 'sk_live_never_used' }, E2E.port + 7);

@@ -23,22 +23,35 @@ type Report = {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(line.replace(/\D/g, '')) / 1024;
 }
 
 function leafPid(parent: number): number {
-  const kids = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const kids = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   return kids.length ? leafPid(kids[0]!) : parent;
 }
 
 async function waitFor(url: string, timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
     await sleep(200);
   }
   throw new Error(`${url} did not come up`);
@@ -60,7 +73,8 @@ async function p95(url: string, n = 60): Promise<number> {
 }
 
 type Status = { state: string; indexed: number; upstreamCount: number | null };
-const status = async (base: string) => ((await (await fetch(`${base}/api/index/status`)).json()) as { data: Status }).data;
+const status = async (base: string) =>
+  ((await (await fetch(`${base}/api/index/status`)).json()) as { data: Status }).data;
 
 export async function benchIndex(options: {
   sandboxPort: number;
@@ -103,7 +117,10 @@ export async function benchIndex(options: {
     if (last.state === 'error' || last.state === 'off') throw new Error(`index ${last.state} during the sync`);
   }
   const syncS = (performance.now() - started) / 1000;
-  const bytes = ['', '-wal'].reduce((sum, s) => sum + (statSync(indexPath + s, { throwIfNoEntry: false })?.size ?? 0), 0);
+  const bytes = ['', '-wal'].reduce(
+    (sum, s) => sum + (statSync(indexPath + s, { throwIfNoEntry: false })?.size ?? 0),
+    0,
+  );
   report.fact(`index: full sync of ${last.indexed.toLocaleString('en')} collections`, round(syncS / 60, 2), 'min');
   report.fact('index: sync rate', Math.round(last.indexed / syncS), 'rows/s');
   report.fact('index: dashboard RSS growth during the sync', Math.round(rssPeak - rssStart), 'MB');
@@ -111,7 +128,13 @@ export async function benchIndex(options: {
 
   // 2. Search, each kind of query, one connection.
   const fixtures = (await (await fetch(`${sandbox}/__sandbox/fixtures`)).json()) as {
-    accounts: { id: string; contacts: Record<string, { reference: string; email: string; phone: string; firstName: string; lastName: string }> }[];
+    accounts: {
+      id: string;
+      contacts: Record<
+        string,
+        { reference: string; email: string; phone: string; firstName: string; lastName: string }
+      >;
+    }[];
   };
   const c = Object.values(fixtures.accounts.find((a) => a.id === 'acc_demo')!.contacts)[0]!;
   const digits = c.phone.replace(/\D/g, '');
@@ -124,16 +147,36 @@ export async function benchIndex(options: {
     ['no match', 'nobody@nowhere.example'],
   ];
   for (const [kind, q] of queries) {
-    report.fact(`index: /api/search p95, ${kind}`, round(await p95(`${base}/api/search?${new URLSearchParams({ q })}`)), 'ms');
+    report.fact(
+      `index: /api/search p95, ${kind}`,
+      round(await p95(`${base}/api/search?${new URLSearchParams({ q })}`)),
+      'ms',
+    );
   }
 
   // 3. Filtered pages: a status, a currency, a date range, sorted by amount; first, middle, last.
-  const filter = new URLSearchParams({ status: 'pending', currency: 'NGN', createdFrom: '2000-01-01', createdTo: '2026-11-20', sort: 'amount', limit: '100' });
-  const count = ((await (await fetch(`${base}/api/collections?${filter}`)).json()) as { meta: { count: number } }).meta.count;
+  const filter = new URLSearchParams({
+    status: 'pending',
+    currency: 'NGN',
+    createdFrom: '2000-01-01',
+    createdTo: '2026-11-20',
+    sort: 'amount',
+    limit: '100',
+  });
+  const count = ((await (await fetch(`${base}/api/collections?${filter}`)).json()) as { meta: { count: number } }).meta
+    .count;
   const lastPage = Math.max(1, Math.ceil(count / 100));
-  for (const [label, page] of [['first', 1], ['middle', Math.ceil(lastPage / 2)], ['last', lastPage]] as const) {
+  for (const [label, page] of [
+    ['first', 1],
+    ['middle', Math.ceil(lastPage / 2)],
+    ['last', lastPage],
+  ] as const) {
     filter.set('page', String(page));
-    report.fact(`index: filtered /api/collections p95, ${label} page of ${lastPage}`, round(await p95(`${base}/api/collections?${filter}`, 30)), 'ms');
+    report.fact(
+      `index: filtered /api/collections p95, ${label} page of ${lastPage}`,
+      round(await p95(`${base}/api/collections?${filter}`, 30)),
+      'ms',
+    );
   }
 
   // 4. Freshness with the defaults (poll every 15 s): added upstream until search returns it.
@@ -141,17 +184,27 @@ export async function benchIndex(options: {
   const email = `fresh.${tag}@example.com`;
   const res = await fetch(`${sandbox}/__sandbox/collections`, {
     method: 'POST',
-    body: JSON.stringify({ record: { contact: { id: `contact_${tag}`, firstName: 'Fresh', lastName: 'Bench', email, phone: '+1 415 555 0100' } } }),
+    body: JSON.stringify({
+      record: {
+        contact: { id: `contact_${tag}`, firstName: 'Fresh', lastName: 'Bench', email, phone: '+1 415 555 0100' },
+      },
+    }),
   });
   if (res.status !== 201) throw new Error(`adding a collection: ${res.status} (the sandbox needs SANDBOX_FAULTS=1)`);
   const addedAt = performance.now();
   for (;;) {
-    const found = (await (await fetch(`${base}/api/search?${new URLSearchParams({ q: email })}`)).json()) as { data: unknown[] };
+    const found = (await (await fetch(`${base}/api/search?${new URLSearchParams({ q: email })}`)).json()) as {
+      data: unknown[];
+    };
     if (found.data.length) break;
     if (performance.now() - addedAt > 120_000) throw new Error('the new collection was not found within 120 s');
     await sleep(250);
   }
-  report.fact('index: freshness, added upstream to found by search (defaults)', round((performance.now() - addedAt) / 1000), 's');
+  report.fact(
+    'index: freshness, added upstream to found by search (defaults)',
+    round((performance.now() - addedAt) / 1000),
+    's',
+  );
   child.kill('SIGTERM');
 
   // 5. The live list while a default-paced sync runs, against a dashboard with the index off.

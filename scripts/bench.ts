@@ -26,7 +26,14 @@ import { binPath, exited, runBin } from './run-bin.mjs';
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE ?? 3);
-const PORTS = { sandbox: 4610, ours: 3610, floor: 3620, bigSandbox: 4611, oursBig: 3611, index: [3612, 3613, 3614] as [number, number, number] };
+const PORTS = {
+  sandbox: 4610,
+  ours: 3610,
+  floor: 3620,
+  bigSandbox: 4611,
+  oursBig: 3611,
+  index: [3612, 3613, 3614] as [number, number, number],
+};
 const FLOOR_DIR = resolve('.data/bench-floor');
 const children: ChildProcess[] = [];
 const results: Record<string, unknown> = {
@@ -287,7 +294,11 @@ async function scale(options: { indexOnly?: boolean } = {}) {
     fact('scale: seeding time', round((performance.now() - t) / 1000), 's');
   }
   // Faults on for the index bench's test route that adds a collection (reserved pages are far past the data).
-  start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.bigSandbox), SANDBOX_DB: dbPath, SANDBOX_FAULTS: '1' });
+  start('tsx', ['sandbox/main.ts'], {
+    SANDBOX_PORT: String(PORTS.bigSandbox),
+    SANDBOX_DB: dbPath,
+    SANDBOX_FAULTS: '1',
+  });
   await waitFor(`http://127.0.0.1:${PORTS.bigSandbox}/__sandbox/health`);
   if (options.indexOnly) return indexAtScale();
   // The live list's figures: no index syncing a million rows underneath them.

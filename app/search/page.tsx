@@ -1,9 +1,7 @@
 import type { Metadata } from 'next';
 import { EmptyState } from '@/components/ui/empty-state';
 import { DetailError } from '@/components/ui/detail-error';
-import { FreshnessLine } from '@/components/search-index/freshness';
-import { LinkPagination } from '@/components/search-index/link-pagination';
-import { SummaryTable } from '@/components/search-index/summary-table';
+import { IndexResults } from '@/components/search-index/index-results';
 import { readSearchState, toSearchParams } from '@/lib/api/list-state';
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
@@ -53,33 +51,25 @@ export default async function SearchPage({ searchParams }: Props) {
       </>
     );
   }
-  const { data, meta } = result;
   return (
     <>
       {heading}
       {lead}
-      <FreshnessLine freshness={status} />
-      {data.length ? (
-        <SummaryTable
-          rows={data}
-          matched
-          caption={`Search results for ${q}, page ${state.page}`}
-          minorUnits={getConfig().amountMinorUnits}
-        />
-      ) : (
-        <EmptyState title={meta.count ? `Page ${state.page} is past the end` : `No collection matches “${q}”`}>
-          Searched e-mail addresses, phone numbers (and their last four digits), names and references of{' '}
-          {status.indexed.toLocaleString('en')} indexed collections. E-mails and phones must match in full; references
-          match from their start.
-        </EmptyState>
-      )}
-      <LinkPagination
+      <IndexResults
+        rows={result.data}
+        count={result.meta.count}
         page={state.page}
         limit={state.limit}
-        count={meta.count}
-        rowsOnPage={data.length}
+        status={status}
+        minorUnits={getConfig().amountMinorUnits}
+        matched
+        caption={`Search results for ${q}, page ${state.page}`}
         path="/search"
         keep={new URLSearchParams({ q }).toString()}
+        empty={{
+          title: `No collection matches “${q}”`,
+          body: `Searched e-mail addresses, phone numbers (and their last four digits), names and references of ${status.indexed.toLocaleString('en')} indexed collections. E-mails and phones must match in full; references match from their start.`,
+        }}
       />
     </>
   );

@@ -1,21 +1,13 @@
 import { StatusBadge } from '@/components/ui/badge';
 import { CopyButton } from '@/components/ui/copy-button';
 import { TimeAgo } from '@/components/ui/time-ago';
+import type { CollectionSummary, MatchedField } from '@/lib/api/summary';
 import { formatAmount } from '@/lib/format/money';
 
-/** A row the index serves (contract section 7's collection summary), with what a search matched. */
-export type SummaryRow = {
-  id: string;
-  reference: string;
-  status: string;
-  amount: { value: number; currency: string };
-  contact: { firstName: string; lastName: string };
-  createdAt: string;
-  lineItemCount: number;
-  matched?: string[];
-};
+/** A row the index serves, with what a search matched when it was a search. */
+export type SummaryRow = CollectionSummary & { matched?: MatchedField[] };
 
-const MATCHED: Record<string, string> = {
+const MATCHED: Record<MatchedField, string> = {
   id: 'ID',
   email: 'E-mail',
   phone: 'Phone',
@@ -88,7 +80,7 @@ export function SummaryTable({
               <td>
                 <StatusBadge status={row.status} />
               </td>
-              {matched ? <td>{(row.matched ?? []).map((m) => MATCHED[m] ?? m).join(', ')}</td> : null}
+              {matched ? <td>{(row.matched ?? []).map((m) => MATCHED[m]).join(', ')}</td> : null}
               <td>
                 <TimeAgo iso={row.createdAt} />
               </td>

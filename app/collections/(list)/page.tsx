@@ -3,8 +3,9 @@ import type { Metadata } from 'next';
 import { unauthorized } from 'next/navigation';
 import { CollectionsTable } from '@/components/collections/collections-table';
 import { FilterBar } from '@/components/collections/filter-bar';
-import { IndexedList } from '@/components/search-index/indexed-list';
-import { isIndexed, readListState, toSearchParams } from '@/lib/api/list-state';
+import { IndexResults } from '@/components/search-index/index-results';
+import { DetailError } from '@/components/ui/detail-error';
+import { isIndexed, listStateSchema, readListState, stateQuery, toSearchParams } from '@/lib/api/list-state';
 import { collectionListOptions } from '@/lib/query/options';
 import { QueryProvider } from '@/lib/query/query-provider';
 import { getQueryClient } from '@/lib/query/query-client';
@@ -45,7 +46,29 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
       <>
         {heading}
         <FilterBar state={state} facets={await facets} />
-        <IndexedList state={state} result={result} status={status} minorUnits={minorUnits} />
+        {'code' in result ? (
+          <DetailError failure={result} />
+        ) : (
+          <IndexResults
+            rows={result.data}
+            count={result.meta.count}
+            page={state.page}
+            limit={state.limit}
+            status={status}
+            minorUnits={minorUnits}
+            matched={Boolean(state.q)}
+            caption={`Filtered collections, page ${state.page}`}
+            path="/collections"
+            keep={stateQuery(listStateSchema, { ...state, page: 1, limit: 10 })}
+            empty={{
+              title: 'No collections match these filters',
+              body:
+                status.state === 'building'
+                  ? 'Loosen a filter, or clear them all. The index is still being built, so some collections may not be here yet.'
+                  : 'Loosen a filter, or clear them all.',
+            }}
+          />
+        )}
       </>
     );
   }

@@ -37,8 +37,8 @@ export function blindKeys(secret: string): BlindKeys {
   const sealKey = derive(secret, 'seal:contact');
   const accountKeyKey = derive(secret, 'account');
   return {
-    // 128 bits of the HMAC: collisions are out of reach for any account's size, and the index stays small.
-    token: (kind, normalised) => mac(tokenKeys[kind], normalised).subarray(0, 16).toString('base64url'),
+    // 96 bits of the HMAC: collisions stay out of reach for any account's size, and the index stays small.
+    token: (kind, normalised) => mac(tokenKeys[kind], normalised).subarray(0, 12).toString('base64url'),
     seal(contact, aad) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', sealKey, iv);

@@ -2,9 +2,10 @@ import 'server-only';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
+import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
 import { nameTokens, normaliseEmail, phoneDigits, referenceKey, type TokenKind } from './blind';
 import type { IndexDatabase } from './schema';
-import type { IndexStore } from './store';
+import { sealAad, type IndexStore } from './store';
 
 /**
  * Reads of the index: search, filtered and sorted pages, option counts. Every
@@ -12,22 +13,7 @@ import type { IndexStore } from './store';
  * still present upstream. What the user typed is matched as a literal: tokens
  * are HMACs, a reference prefix is a range, never a LIKE pattern.
  */
-export type MatchedField = 'id' | 'email' | 'phone' | 'phoneLast4' | 'reference' | 'name';
-
-export type CollectionSummary = {
-  id: string;
-  reference: string;
-  type: string;
-  status: string;
-  amount: { value: number; currency: string };
-  contact: { firstName: string; lastName: string };
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-  lineItemCount: number;
-};
-
-export type SearchHit = CollectionSummary & { matched: MatchedField[] };
+export type { CollectionSummary, MatchedField, SearchHit };
 export type IndexPage<T> = { data: T[]; count: number };
 
 /** What a query text can match, each kind normalised as the index stored it. */
@@ -57,8 +43,10 @@ export function searchPlan(q: string): SearchPlan {
   return plan;
 }
 
-type Rows = SelectQueryBuilder<IndexDatabase, 'collections', object>;
-type Eb = ExpressionBuilder<IndexDatabase, 'collections'>;
+/** The index's tables plus the search's candidate ids. */
+type SearchDb = IndexDatabase & { hits: { id: string } };
+type Rows = SelectQueryBuilder<SearchDb, 'collections' | 'hits', object>;
+type ListRows = SelectQueryBuilder<SearchDb, 'collections', object>;
 
 const SORT_COLUMN: Record<Sort, ['created_at' | 'amount_value' | 'updated_at', 'asc' | 'desc']> = {
   '-createdAt': ['created_at', 'desc'],
@@ -69,8 +57,14 @@ const SORT_COLUMN: Record<Sort, ['created_at' | 'amount_value' | 'updated_at', '
   updatedAt: ['updated_at', 'asc'],
 };
 
+type DetailRow = IndexDatabase['collection_details'];
+type NarrowRow = Pick<
+  IndexDatabase['collections'],
+  'id' | 'status' | 'amount_value' | 'currency' | 'created_at' | 'updated_at'
+>;
+
 export function createQueries(store: IndexStore) {
-  const { db, account, keys } = store;
+  const { db, account, accountKey, keys } = store;
 
   const tokenIds = (kind: TokenKind, tokens: string[]) => {
     const query = db
@@ -85,107 +79,135 @@ export function createQueries(store: IndexStore) {
       : query;
   };
 
-  function searchCondition(eb: Eb, plan: SearchPlan) {
-    const terms = [
-      eb.and([
-        eb('reference_key', '>=', plan.referencePrefix),
-        // The highest BMP code point closes the range: every key that starts with the prefix sorts below it.
-        eb('reference_key', '<', `${plan.referencePrefix}\uffff`),
-      ]),
-    ];
-    if (plan.id) terms.push(eb('id', '=', plan.id));
-    if (plan.email) terms.push(eb('id', 'in', tokenIds('email', [keys.token('email', plan.email)])));
-    if (plan.phone) terms.push(eb('id', 'in', tokenIds('phone', [keys.token('phone', plan.phone)])));
-    if (plan.last4) terms.push(eb('id', 'in', tokenIds('last4', [keys.token('last4', plan.last4)])));
-    if (plan.names.length)
-      terms.push(
-        eb(
-          'id',
-          'in',
-          tokenIds(
+  /** Every id a plan matches, one arm per kind, as one UNION (each arm uses its own index). */
+  function candidates(plan: SearchPlan) {
+    let union = db
+      .selectFrom('collections')
+      .select('collections.id')
+      .where('collections.account', '=', account)
+      .where('collections.reference_key', '>=', plan.referencePrefix)
+      // The highest BMP code point closes the range: every key that starts with the prefix sorts below it.
+      .where('collections.reference_key', '<', `${plan.referencePrefix}\uffff`);
+    const arms = [
+      plan.id
+        ? db
+            .selectFrom('collections')
+            .select('collections.id')
+            .where('collections.account', '=', account)
+            .where('collections.id', '=', plan.id)
+        : null,
+      plan.email ? tokenIds('email', [keys.token('email', plan.email)]) : null,
+      plan.phone ? tokenIds('phone', [keys.token('phone', plan.phone)]) : null,
+      plan.last4 ? tokenIds('last4', [keys.token('last4', plan.last4)]) : null,
+      plan.names.length
+        ? tokenIds(
             'name',
             plan.names.map((n) => keys.token('name', n)),
-          ),
-        ),
-      );
-    return eb.or(terms);
+          )
+        : null,
+    ];
+    for (const arm of arms) if (arm) union = union.union(arm);
+    return union;
   }
 
-  function filtered(filters: Filters, plan: SearchPlan | null): Rows {
-    let query: Rows = db.selectFrom('collections').where('account', '=', account).where('gone', '=', 0);
-    if (filters.status?.length) query = query.where('status', 'in', filters.status);
-    if (filters.currency?.length) query = query.where('currency', 'in', filters.currency);
-    if (filters.createdFrom) query = query.where('created_at', '>=', `${filters.createdFrom}T00:00:00.000Z`);
-    if (filters.createdTo) query = query.where('created_at', '<=', `${filters.createdTo}T23:59:59.999Z`);
-    if (filters.amountMin !== undefined) query = query.where('amount_value', '>=', filters.amountMin);
-    if (filters.amountMax !== undefined) query = query.where('amount_value', '<=', filters.amountMax);
-    if (plan) query = query.where((eb) => searchCondition(eb, plan));
-    return query;
+  function withFilters<Q extends Rows | ListRows>(query: Q, filters: Filters): Q {
+    let q = query as Rows;
+    if (filters.status?.length) q = q.where('collections.status', 'in', filters.status);
+    if (filters.currency?.length) q = q.where('collections.currency', 'in', filters.currency);
+    if (filters.createdFrom) q = q.where('collections.created_at', '>=', `${filters.createdFrom}T00:00:00.000Z`);
+    if (filters.createdTo) q = q.where('collections.created_at', '<=', `${filters.createdTo}T23:59:59.999Z`);
+    if (filters.amountMin !== undefined) q = q.where('collections.amount_value', '>=', filters.amountMin);
+    if (filters.amountMax !== undefined) q = q.where('collections.amount_value', '<=', filters.amountMax);
+    return q as Q;
   }
 
-  const SUMMARY = [
-    'id',
-    'reference',
-    'type',
-    'status',
-    'amount_value',
-    'currency',
-    'created_at',
-    'updated_at',
-    'completed_at',
-    'line_item_count',
-    'contact_sealed',
-  ] as const;
+  /**
+   * The rows to page through: the account's collections, or, for a search, its candidates first
+   * (a CROSS JOIN keeps them the outer loop in SQLite: a handful of ids looked up by key, never a
+   * walk of the whole table), then the filters.
+   */
+  function rows(filters: Filters, plan: SearchPlan | null): Rows | ListRows {
+    if (!plan) return withFilters(db.selectFrom('collections').where('collections.account', '=', account), filters);
+    const joined = db
+      .with('hits', () => candidates(plan))
+      .selectFrom('hits')
+      .crossJoin('collections')
+      .where('collections.account', '=', account)
+      .whereRef('collections.id', '=', 'hits.id');
+    return withFilters(joined, filters);
+  }
 
-  type SummaryRow = Pick<IndexDatabase['collections'], (typeof SUMMARY)[number]>;
+  async function page(query: Rows | ListRows, sort: Sort, pageNumber: number, limit: number) {
+    const [column, direction] = SORT_COLUMN[sort];
+    const q = query as ListRows;
+    const [narrow, total] = await Promise.all([
+      q
+        .select([
+          'collections.id',
+          'collections.status',
+          'collections.amount_value',
+          'collections.currency',
+          'collections.created_at',
+          'collections.updated_at',
+        ])
+        .orderBy(`collections.${column}`, direction)
+        // Ties (equal amounts, equal times) in a fixed order, so pages never repeat or skip a row.
+        .orderBy('collections.id', direction)
+        .limit(limit)
+        .offset((pageNumber - 1) * limit)
+        .execute(),
+      q.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    // The wide part only for the page's rows, by key.
+    const details = narrow.length
+      ? await db
+          .selectFrom('collection_details')
+          .selectAll()
+          .where('account', '=', account)
+          .where(
+            'id',
+            'in',
+            narrow.map((r) => r.id),
+          )
+          .execute()
+      : [];
+    const byId = new Map(details.map((d) => [d.id, d]));
+    return { rows: narrow.map((r) => ({ row: r, details: byId.get(r.id) })), count: Number(total.n) };
+  }
 
-  function toSummary(row: SummaryRow): CollectionSummary {
+  function toSummary({ row, details }: { row: NarrowRow; details?: DetailRow }): CollectionSummary {
     let contact = { firstName: '', lastName: '' };
     try {
-      const opened = keys.open(row.contact_sealed, `${account}/${row.id}`);
-      contact = { firstName: opened.firstName, lastName: opened.lastName };
+      if (details) {
+        const opened = keys.open(details.contact_sealed, sealAad(accountKey, row.id));
+        contact = { firstName: opened.firstName, lastName: opened.lastName };
+      }
     } catch {
       // A row sealed under another secret cannot be read: shown without a name, rebuilt by the next scan.
     }
     return {
       id: row.id,
-      reference: row.reference,
-      type: row.type,
+      reference: details?.reference ?? '',
+      type: details?.type ?? '',
       status: row.status,
       amount: { value: Number(row.amount_value), currency: row.currency },
       contact,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
-      completedAt: row.completed_at,
-      lineItemCount: Number(row.line_item_count),
+      completedAt: details?.completed_at ?? null,
+      lineItemCount: Number(details?.line_item_count ?? 0),
     };
   }
 
-  async function page(query: Rows, sort: Sort, pageNumber: number, limit: number) {
-    const [column, direction] = SORT_COLUMN[sort];
-    const [rows, total] = await Promise.all([
-      query
-        .select(SUMMARY)
-        .orderBy(column, direction)
-        // Ties (equal amounts, equal times) in a fixed order, so pages never repeat or skip a row.
-        .orderBy('id', direction)
-        .limit(limit)
-        .offset((pageNumber - 1) * limit)
-        .execute(),
-      query.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, count: Number(total.n) };
-  }
-
   /** Which of a plan's kinds each of these rows matched. */
-  async function matchedFields(plan: SearchPlan, rows: SummaryRow[]): Promise<Map<string, MatchedField[]>> {
+  async function matchedFields(plan: SearchPlan, summaries: CollectionSummary[]): Promise<Map<string, MatchedField[]>> {
     const wanted = new Map<string, MatchedField>();
     if (plan.email) wanted.set(keys.token('email', plan.email), 'email');
     if (plan.phone) wanted.set(keys.token('phone', plan.phone), 'phone');
     if (plan.last4) wanted.set(keys.token('last4', plan.last4), 'phoneLast4');
     const nameTokenSet = new Set(plan.names.map((n) => keys.token('name', n)));
     const found =
-      rows.length && (wanted.size || nameTokenSet.size)
+      summaries.length && (wanted.size || nameTokenSet.size)
         ? await db
             .selectFrom('contact_tokens')
             .select(['id', 'kind', 'token'])
@@ -193,41 +215,39 @@ export function createQueries(store: IndexStore) {
             .where(
               'id',
               'in',
-              rows.map((r) => r.id),
+              summaries.map((r) => r.id),
             )
             .where('token', 'in', [...wanted.keys(), ...nameTokenSet])
             .execute()
         : [];
     const result = new Map<string, MatchedField[]>();
-    for (const row of rows) {
+    for (const row of summaries) {
       const fields = new Set<MatchedField>();
       if (plan.id === row.id) fields.add('id');
       if (referenceKey(row.reference).startsWith(plan.referencePrefix)) fields.add('reference');
       const mine = found.filter((f) => f.id === row.id);
       for (const f of mine) if (f.kind !== 'name' && wanted.get(f.token)) fields.add(wanted.get(f.token)!);
-      if (
-        nameTokenSet.size &&
-        mine.filter((f) => f.kind === 'name' && nameTokenSet.has(f.token)).length === nameTokenSet.size
-      )
-        fields.add('name');
+      const names = mine.filter((f) => f.kind === 'name' && nameTokenSet.has(f.token));
+      if (nameTokenSet.size && names.length === nameTokenSet.size) fields.add('name');
       result.set(row.id, [...fields]);
     }
     return result;
   }
 
   return {
-    /** Search by what a customer would quote (contract section 7), newest first, within optional filters. */
+    /** Search by what a customer would quote (contract section 7), within optional filters. */
     async search(q: string, filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<SearchHit>> {
       const plan = searchPlan(q);
-      const { rows, count } = await page(filtered(filters, plan), filters.sort, pageNumber, limit);
-      const matched = await matchedFields(plan, rows);
-      return { data: rows.map((r) => ({ ...toSummary(r), matched: matched.get(r.id) ?? [] })), count };
+      const found = await page(rows(filters, plan), filters.sort, pageNumber, limit);
+      const summaries = found.rows.map(toSummary);
+      const matched = await matchedFields(plan, summaries);
+      return { data: summaries.map((r) => ({ ...r, matched: matched.get(r.id) ?? [] })), count: found.count };
     },
 
     /** A filtered, sorted page of the account's collections. */
     async list(filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<CollectionSummary>> {
-      const { rows, count } = await page(filtered(filters, null), filters.sort, pageNumber, limit);
-      return { data: rows.map(toSummary), count };
+      const found = await page(rows(filters, null), filters.sort, pageNumber, limit);
+      return { data: found.rows.map(toSummary), count: found.count };
     },
 
     /** Each status and currency with its count, for the filter menus (whole account). */
@@ -235,7 +255,7 @@ export function createQueries(store: IndexStore) {
       status: { value: string; count: number }[];
       currency: { value: string; count: number }[];
     }> {
-      const base = db.selectFrom('collections').where('account', '=', account).where('gone', '=', 0);
+      const base = db.selectFrom('collections').where('account', '=', account);
       const [status, currency] = await Promise.all([
         base
           .select(['status as value', sql<number>`count(*)`.as('count')])

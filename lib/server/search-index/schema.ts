@@ -8,32 +8,39 @@ import type { Generated } from 'kysely';
  */
 export type IndexDatabase = {
   index_meta: { key: string; value: string };
+  /** Accounts by their non-reversible key (blind.ts `accountKey`); rows carry the small id. */
+  accounts: { id: Generated<number>; key: string };
+  /** Narrow rows: what filters, sorts and counts read. */
   collections: {
-    account: string;
+    account: number;
     id: string;
-    reference: string;
     /** The reference, NFKC and lower-cased: prefix search by range. */
     reference_key: string;
-    type: string;
     status: string;
     amount_value: number;
     currency: string;
     /** ISO 8601 UTC with milliseconds (`toISOString()`), so text order is time order. */
     created_at: string;
     updated_at: string;
+    /** When the upstream last showed this record (scan, poll or a live read). */
+    seen_at: string;
+  };
+  /** What only a page of results shows. */
+  collection_details: {
+    account: number;
+    id: string;
+    reference: string;
+    type: string;
     completed_at: string | null;
     line_item_count: number;
     /** JSON: `[{ currency, value }]`, quantity × amount per currency. */
     line_item_totals: string;
-    /** AES-256-GCM: the contact's names, e-mail and phone, bound to (account, id). */
+    /** AES-256-GCM: the contact's names, e-mail and phone, bound to (account key, id). */
     contact_sealed: string;
-    /** When the upstream last showed this record (scan, poll or a live read). */
-    seen_at: string;
-    gone: Generated<number>;
   };
-  contact_tokens: { account: string; kind: string; token: string; id: string };
+  contact_tokens: { account: number; id: string; kind: string; token: string };
   sync_state: {
-    account: string;
+    account: number;
     /** The next list page the full scan reads (its checkpoint). */
     scan_page: number;
     scan_started_at: string | null;
@@ -46,5 +53,5 @@ export type IndexDatabase = {
     error_code: string | null;
     error_at: string | null;
   };
-  sync_lease: { account: string; owner: string; expires_at: number };
+  sync_lease: { account: number; owner: string; expires_at: number };
 };

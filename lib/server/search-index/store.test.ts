@@ -143,7 +143,9 @@ describe('filters and sort', () => {
 describe('the store', () => {
   it('hides rows a completed scan did not see', async () => {
     await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
-    expect(await store.markGone('2026-11-21T00:00:00.000Z')).toBe(3);
+    expect(await store.removeUnseen('2026-11-21T00:00:00.000Z')).toBe(3);
+    // Their contact tokens went with them.
+    expect((await createQueries(store).search('grace@example.com', noFilters, 1, 10)).count).toBe(0);
     expect(await store.indexedCount()).toBe(1);
     // Seen again: back.
     await store.upsert([RECORDS[1]!], '2026-11-22T00:00:00.000Z');

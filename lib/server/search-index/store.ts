@@ -1,7 +1,7 @@
 import 'server-only';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Collection } from '@/lib/api/schemas';
 import { contactTokens, referenceKey, type BlindKeys } from './blind';
@@ -12,19 +12,24 @@ import type { IndexDatabase } from './schema';
  * The index's store: one account's rows in a SQLite file (PostgreSQL later,
  * through the same Kysely queries), migrated at open. A secret that does not
  * match the one the rows were written with empties the store, so it is
- * rebuilt instead of answering with tokens nobody can match.
+ * rebuilt instead of answering with tokens nobody can match; a file whose
+ * schema this version cannot migrate is set aside and started again (the
+ * index is derived data: the upstream has it all).
  */
 export type IndexDb = Kysely<IndexDatabase>;
 export type SyncState = IndexDatabase['sync_state'];
 
 export type IndexStore = {
   db: IndexDb;
-  account: string;
+  /** The account's id in this store (rows carry it). */
+  account: number;
+  /** The account's non-reversible key (sealed contacts are bound to it). */
+  accountKey: string;
   keys: BlindKeys;
   /** Inserts or refreshes records as the upstream showed them at `seenAt`. */
   upsert(records: Collection[], seenAt: string): Promise<void>;
-  /** Hides rows no scan or poll has seen since `before` (the start of a completed scan). */
-  markGone(before: string): Promise<number>;
+  /** Removes rows no scan, poll or live read has seen since `before` (the start of a completed scan). */
+  removeUnseen(before: string): Promise<number>;
   state(): Promise<SyncState>;
   saveState(patch: Partial<Omit<SyncState, 'account'>>): Promise<void>;
   /** Takes or renews the sync lease for `ttlMs`; false while another live process holds it. */
@@ -33,8 +38,10 @@ export type IndexStore = {
   release(owner: string): Promise<void>;
   /** Rows visible to searches. */
   indexedCount(): Promise<number>;
+  /** Refreshes the query planner's statistics (after a full scan: the shape of the data is known). */
+  analyze(): Promise<void>;
   close(): Promise<void>;
-  /** What happened at open: `rebuilt` when the secret changed. */
+  /** What happened at open: `rebuilt` when the secret changed or the file could not be migrated. */
   opened: 'new' | 'existing' | 'rebuilt';
 };
 
@@ -42,79 +49,92 @@ const iso = (value: string | null) => (value === null ? null : new Date(value).t
 
 function lineItemTotals(items: Collection['metadata']) {
   const totals = new Map<string, number>();
-  for (const item of items)
+  for (const item of items) {
     totals.set(item.amount.currency, (totals.get(item.amount.currency) ?? 0) + item.amount.value * item.quantity);
+  }
   return JSON.stringify([...totals].map(([currency, value]) => ({ currency, value })));
 }
 
-export function toRow(keys: BlindKeys, account: string, c: Collection, seenAt: string) {
-  const contact = {
-    firstName: c.contact.firstName,
-    lastName: c.contact.lastName,
-    email: c.contact.email,
-    phone: c.contact.phone,
-  };
+export const sealAad = (accountKey: string, id: string) => `${accountKey}/${id}`;
+
+function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collection, seenAt: string) {
+  const { firstName, lastName, email, phone } = c.contact;
   return {
-    account,
-    id: c.id,
-    reference: c.reference,
-    reference_key: referenceKey(c.reference),
-    type: c.type,
-    status: c.status,
-    amount_value: c.amount.value,
-    currency: c.amount.currency,
-    created_at: iso(c.createdAt)!,
-    updated_at: iso(c.updatedAt)!,
-    completed_at: iso(c.completedAt),
-    line_item_count: c.metadata.length,
-    line_item_totals: lineItemTotals(c.metadata),
-    contact_sealed: keys.seal(contact, `${account}/${c.id}`),
-    seen_at: seenAt,
-    gone: 0,
+    row: {
+      account,
+      id: c.id,
+      reference_key: referenceKey(c.reference),
+      status: c.status,
+      amount_value: c.amount.value,
+      currency: c.amount.currency,
+      created_at: iso(c.createdAt)!,
+      updated_at: iso(c.updatedAt)!,
+      seen_at: seenAt,
+    },
+    details: {
+      account,
+      id: c.id,
+      reference: c.reference,
+      type: c.type,
+      completed_at: iso(c.completedAt),
+      line_item_count: c.metadata.length,
+      line_item_totals: lineItemTotals(c.metadata),
+      contact_sealed: keys.seal({ firstName, lastName, email, phone }, sealAad(accountKey, c.id)),
+    },
   };
 }
 
-// SQLite allows 32,766 bound parameters per statement; rows go in slices well below it.
-const ROWS_PER_STATEMENT = 500;
+// SQLite allows 32,766 bound parameters per statement: a page of 100 records (16 columns) and its
+// ~600 tokens (4 columns) each fit in one, so a page costs three statements.
+const RECORDS_PER_STATEMENT = 200;
+const TOKENS_PER_STATEMENT = 2_000;
 const chunks = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 async function writeRows(
   trx: Transaction<IndexDatabase>,
-  keys: BlindKeys,
-  account: string,
+  store: Pick<IndexStore, 'keys' | 'account' | 'accountKey'>,
   records: Collection[],
   seenAt: string,
 ) {
+  const { keys, account, accountKey } = store;
   // The same id twice in one batch (a page that shifted): the last one wins.
   const unique = [...new Map(records.map((c) => [c.id, c])).values()];
-  for (const slice of chunks(unique, ROWS_PER_STATEMENT / 20)) {
+  for (const slice of chunks(unique, RECORDS_PER_STATEMENT)) {
+    const rows = slice.map((c) => toRows(keys, account, accountKey, c, seenAt));
     await trx
       .insertInto('collections')
-      .values(slice.map((c) => toRow(keys, account, c, seenAt)))
+      .values(rows.map((r) => r.row))
       .onConflict((oc) =>
         oc.columns(['account', 'id']).doUpdateSet((eb) => ({
-          reference: eb.ref('excluded.reference'),
           reference_key: eb.ref('excluded.reference_key'),
-          type: eb.ref('excluded.type'),
           status: eb.ref('excluded.status'),
           amount_value: eb.ref('excluded.amount_value'),
           currency: eb.ref('excluded.currency'),
           created_at: eb.ref('excluded.created_at'),
           updated_at: eb.ref('excluded.updated_at'),
+          seen_at: eb.ref('excluded.seen_at'),
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto('collection_details')
+      .values(rows.map((r) => r.details))
+      .onConflict((oc) =>
+        oc.columns(['account', 'id']).doUpdateSet((eb) => ({
+          reference: eb.ref('excluded.reference'),
+          type: eb.ref('excluded.type'),
           completed_at: eb.ref('excluded.completed_at'),
           line_item_count: eb.ref('excluded.line_item_count'),
           line_item_totals: eb.ref('excluded.line_item_totals'),
           contact_sealed: eb.ref('excluded.contact_sealed'),
-          seen_at: eb.ref('excluded.seen_at'),
-          gone: 0,
         })),
       )
       .execute();
     const ids = slice.map((c) => c.id);
     await trx.deleteFrom('contact_tokens').where('account', '=', account).where('id', 'in', ids).execute();
     const tokens = slice.flatMap((c) => contactTokens(keys, c.contact).map((t) => ({ account, id: c.id, ...t })));
-    for (const part of chunks(tokens, ROWS_PER_STATEMENT)) {
+    for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
       await trx
         .insertInto('contact_tokens')
         .values(part)
@@ -124,37 +144,65 @@ async function writeRows(
   }
 }
 
-export async function openIndexStore(options: {
-  path: string;
-  keys: BlindKeys;
-  account: string;
-  onRebuild?: () => void;
-}): Promise<IndexStore> {
-  const { keys, account } = options;
-  mkdirSync(dirname(options.path), { recursive: true });
-  const sqlite = new Database(options.path);
+function openSqlite(path: string): IndexDb {
+  const sqlite = new Database(path);
   // WAL: readers never wait for the sync's writes; a second process on the same file waits its turn.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('cache_size = -65536');
-  const db = new Kysely<IndexDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  sqlite.pragma('cache_size = -131072');
+  return new Kysely<IndexDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** Migrates; a file this version cannot migrate (another schema, a half-applied one) is set aside. */
+async function migrated(path: string): Promise<{ db: IndexDb; setAside: boolean }> {
+  let db = openSqlite(path);
+  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (!error) return { db, setAside: false };
+  await db.destroy();
+  const aside = `${path}.incompatible-${Date.now()}`;
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+  db = openSqlite(path);
+  const retry = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (retry.error) {
+    await db.destroy();
+    throw retry.error;
+  }
+  return { db, setAside: true };
+}
+
+export async function openIndexStore(options: {
+  path: string;
+  keys: BlindKeys;
+  /** The account's non-reversible key (blind.ts `accountKey`). */
+  account: string;
+  onRebuild?: (why: 'secret' | 'schema') => void;
+}): Promise<IndexStore> {
+  const { keys, account: accountKey } = options;
+  mkdirSync(dirname(options.path), { recursive: true });
+  const { db, setAside } = await migrated(options.path);
 
   try {
-    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
-    if (error) throw error;
-
     const check = await db.selectFrom('index_meta').select('value').where('key', '=', 'key_check').executeTakeFirst();
-    let opened: IndexStore['opened'] = check ? 'existing' : 'new';
+    let opened: IndexStore['opened'] = setAside ? 'rebuilt' : check ? 'existing' : 'new';
+    if (setAside) options.onRebuild?.('schema');
     if (check && check.value !== keys.checkValue) {
       // Tokens and ciphertext of another secret are useless: start again rather than answer wrong.
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('contact_tokens').execute();
-        await trx.deleteFrom('collections').execute();
-        await trx.deleteFrom('sync_state').execute();
+        const tables = [
+          'contact_tokens',
+          'collection_details',
+          'collections',
+          'sync_state',
+          'sync_lease',
+          'accounts',
+        ] as const;
+        for (const table of tables) {
+          await trx.deleteFrom(table).execute();
+        }
       });
       opened = 'rebuilt';
-      options.onRebuild?.();
+      options.onRebuild?.('secret');
     }
     await db
       .insertInto('index_meta')
@@ -162,30 +210,45 @@ export async function openIndexStore(options: {
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: keys.checkValue }))
       .execute();
     await db
+      .insertInto('accounts')
+      .values({ key: accountKey })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    const { id: account } = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('key', '=', accountKey)
+      .executeTakeFirstOrThrow();
+    await db
       .insertInto('sync_state')
       .values({ account, scan_page: 1, scan_missed: '[]', scans_completed: 0 })
       .onConflict((oc) => oc.column('account').doNothing())
       .execute();
 
-    return {
+    const store: IndexStore = {
       db,
       account,
+      accountKey,
       keys,
       opened,
       upsert: (records, seenAt) =>
-        records.length
-          ? db.transaction().execute((trx) => writeRows(trx, keys, account, records, seenAt))
-          : Promise.resolve(),
-      async markGone(before) {
-        const result = await db
-          .updateTable('collections')
-          .set({ gone: 1 })
-          .where('account', '=', account)
-          .where('gone', '=', 0)
-          .where('seen_at', '<', before)
-          .executeTakeFirst();
-        return Number(result.numUpdatedRows);
-      },
+        records.length ? db.transaction().execute((trx) => writeRows(trx, store, records, seenAt)) : Promise.resolve(),
+      removeUnseen: (before) =>
+        db.transaction().execute(async (trx) => {
+          const unseen = trx
+            .selectFrom('collections')
+            .select('id')
+            .where('account', '=', account)
+            .where('seen_at', '<', before);
+          await trx.deleteFrom('contact_tokens').where('account', '=', account).where('id', 'in', unseen).execute();
+          await trx.deleteFrom('collection_details').where('account', '=', account).where('id', 'in', unseen).execute();
+          const result = await trx
+            .deleteFrom('collections')
+            .where('account', '=', account)
+            .where('seen_at', '<', before)
+            .executeTakeFirst();
+          return Number(result.numDeletedRows);
+        }),
       state: () => db.selectFrom('sync_state').selectAll().where('account', '=', account).executeTakeFirstOrThrow(),
       async saveState(patch) {
         await db.updateTable('sync_state').set(patch).where('account', '=', account).execute();
@@ -212,12 +275,16 @@ export async function openIndexStore(options: {
           .selectFrom('collections')
           .select(sql<number>`count(*)`.as('n'))
           .where('account', '=', account)
-          .where('gone', '=', 0)
           .executeTakeFirstOrThrow();
         return Number(row.n);
       },
+      async analyze() {
+        // SQLite's own advice for long-lived connections: it analyzes only what changed enough.
+        await sql`PRAGMA optimize=0x10002`.execute(db);
+      },
       close: () => db.destroy(),
     };
+    return store;
   } catch (error) {
     await db.destroy().catch(() => {});
     throw error;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,8 +23,21 @@ function fakeUpstream(total: number) {
   const make = (): Collection => {
     serial++;
     const created = new Date(Date.UTC(2026, 0, 1) + serial * 60_000).toISOString();
+    const contact = {
+      id: `contact_${serial}`,
+      firstName: `Ågot${serial}`,
+      lastName: `Nwachukwu-${serial}`,
+      email: `customer.${serial}@example.org`,
+      phone: `+234 803 ${String(serial).padStart(3, '0')} 7777`,
+    };
     return collectionSchema.parse(
-      sampleCollection({ id: `pay_${serial}`, reference: `REF-${serial}`, createdAt: created, updatedAt: created }),
+      sampleCollection({
+        id: `pay_${serial}`,
+        reference: `REF-${serial}`,
+        createdAt: created,
+        updatedAt: created,
+        contact,
+      }),
     );
   };
   let list: Collection[] = Array.from({ length: total }, make).reverse();
@@ -125,6 +138,13 @@ describe('a full scan', () => {
     expect(state.last_full_scan_at).not.toBeNull();
   });
 
+  it('reads the next page while writing this one when unpaced, and never a page twice', async () => {
+    const s = sync('a', { rps: 1000, pollMs: 10_000_000 });
+    await run(s, async () => (await scans()) === 1);
+    expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 1, 2, 3, 4, 5]);
+    expect((await indexedIds()).size).toBe(450);
+  });
+
   it('rescans a small account no more often than it polls', async () => {
     const s = sync('a', { pollMs: 15_000 });
     await run(s, async () => (await scans()) === 1);
@@ -172,6 +192,25 @@ describe('a full scan', () => {
     expect(upstream.clock.now - start).toBeLessThanOrEqual(15_000);
     const hits = await createQueries(store).search(added!.reference, defaults(filterSchema), 1, 10);
     expect(hits.data.map((h) => h.id)).toEqual([added!.id]);
+  });
+});
+
+describe('what a sync leaves on disk', () => {
+  it('holds no readable contact data of any synced collection, in any file', async () => {
+    await run(sync(), async () => (await scans()) === 1);
+    await store.close();
+    const text = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f)))
+      .flatMap((b) => [b.toString('latin1'), b.toString('utf8'), b.toString('utf16le')])
+      .join('\n')
+      .toLowerCase();
+    for (const c of upstream.list) {
+      const digits = c.contact.phone.replace(/\D/g, '');
+      for (const value of [c.contact.email, c.contact.phone, digits, c.contact.firstName, c.contact.lastName]) {
+        expect(text, value).not.toContain(value.toLowerCase());
+      }
+    }
+    store = await open();
   });
 });
 

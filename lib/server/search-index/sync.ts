@@ -46,6 +46,8 @@ const NO_LEASE_RETRY_MS = 5_000;
 const AUTH_RETRY_MS = 60_000;
 const MAX_BACKOFF_MS = 60_000;
 const ATTEMPTS_PER_PAGE = 3;
+/** At this pace or faster (a bulk sync, the sandbox) the next page is fetched while this one is written. */
+const READ_AHEAD_MIN_RPS = 50;
 const MISSED_ROUNDS = 3;
 /** Failures in a row after which the index says `error` (it keeps trying). */
 const ERROR_AFTER = 3;
@@ -76,6 +78,21 @@ export function createSync(deps: SyncDeps) {
   let pollAttempts = 0;
   let missedRounds = 0;
   let nextScanAt = -Infinity;
+  let ahead: { page: number; result: Promise<ListPage> } | null = null;
+
+  /** A scan page: the one read ahead when it is the one wanted, else a fresh request. */
+  function read(page: number): Promise<ListPage> {
+    const wanted = ahead?.page === page ? ahead.result : null;
+    ahead = null;
+    return wanted ?? deps.readPage(page, PAGE_LIMIT);
+  }
+
+  function readAhead(page: number) {
+    if (deps.rps < READ_AHEAD_MIN_RPS) return;
+    const result = deps.readPage(page, PAGE_LIMIT);
+    result.catch(() => {}); // its failure is met when the scan asks for the page
+    ahead = { page, result };
+  }
 
   async function ensureLease(): Promise<boolean> {
     const now = deps.now();
@@ -113,7 +130,8 @@ export function createSync(deps: SyncDeps) {
   }
 
   async function completeScan(state: SyncState, missed: number[]): Promise<void> {
-    const gone = missed.length ? 0 : await store.markGone(state.scan_started_at!);
+    const gone = missed.length ? 0 : await store.removeUnseen(state.scan_started_at!);
+    await store.analyze();
     if (missed.length)
       deps.log?.warn({ pages: missed }, 'index sync: scan completed with pages that never answered; nothing hidden');
     await store.saveState({
@@ -147,7 +165,8 @@ export function createSync(deps: SyncDeps) {
       if (!rest.length) await completeScan({ ...state, scan_missed: '[]' }, []);
       return;
     }
-    const page = await deps.readPage(state.scan_page, PAGE_LIMIT);
+    const page = await read(state.scan_page);
+    if (page.meta.next !== null && page.data.length) readAhead(state.scan_page + 1);
     await store.upsert(page.data, iso());
     pageAttempts = 0;
     await store.saveState({ scan_page: state.scan_page + 1, upstream_count: page.meta.count });

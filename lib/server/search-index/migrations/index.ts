@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Migration, MigrationProvider } from 'kysely';
-import * as m0001 from './0001-initial';
+import * as m0001 from './0001-index';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -8,7 +8,7 @@ import * as m0001 from './0001-initial';
  * and a new line below, never an edit of an applied one.
  */
 const MIGRATIONS: Record<string, Migration> = {
-  '0001-initial': m0001,
+  '0001-index': m0001,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
