@@ -126,6 +126,12 @@ export async function benchIndex(options: {
   report.fact('index: dashboard RSS growth during the sync', Math.round(rssPeak - rssStart), 'MB');
   report.fact('index: size on disk', round(bytes / 2 ** 20, 0), 'MiB');
 
+  // The figures users meet come from a server syncing at its default pace (5 rps), not a bulk load.
+  child.kill('SIGTERM');
+  await sleep(1000);
+  const served = dashboard(syncPort, { INDEX_PATH: indexPath, INDEX_SYNC_RPS: '5' });
+  await waitFor(`${base}/api/index/status`);
+
   // 2. Search, each kind of query, one connection.
   const fixtures = (await (await fetch(`${sandbox}/__sandbox/fixtures`)).json()) as {
     accounts: {

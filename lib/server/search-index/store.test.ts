@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,12 +153,44 @@ describe('the store', () => {
     expect(await store.indexedCount()).toBe(2);
   });
 
+  it('only marks a record seen when it comes back unchanged, and rewrites it when it changed', async () => {
+    const sealed = () =>
+      store.db
+        .selectFrom('collection_details')
+        .select('contact_sealed')
+        .where('id', '=', 'pay_1')
+        .executeTakeFirstOrThrow();
+    const seen = () =>
+      store.db.selectFrom('collections').select('seen_at').where('id', '=', 'pay_1').executeTakeFirstOrThrow();
+    const before = await sealed();
+    await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
+    expect(await sealed()).toEqual(before);
+    expect((await seen()).seen_at).toBe('2026-11-21T00:00:00.000Z');
+    const paid = collection('pay_1', { ...RECORDS[0], status: 'completed', updatedAt: '2026-11-21T10:00:00.000Z' });
+    await store.upsert([paid], '2026-11-22T00:00:00.000Z');
+    expect(await sealed()).not.toEqual(before);
+    expect(ids(await createQueries(store).list({ ...noFilters, status: ['completed'] }, 1, 10))).toContain('pay_1');
+  });
+
   it('empties itself when the secret changes, instead of misreading', async () => {
     await store.close();
     const path = join(dir, 'index.sqlite');
     store = await openIndexStore({ path, keys: blindKeys(SECRET.replace('a', 'b')), account: ACCOUNT });
     expect(store.opened).toBe('rebuilt');
     expect(await store.indexedCount()).toBe(0);
+  });
+
+  it('sets aside a file it cannot migrate (another version wrote it) and starts again', async () => {
+    await store.close();
+    const path = join(dir, 'index.sqlite');
+    const raw = new Database(path);
+    raw.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('0099-from-another-version', '2027')").run();
+    raw.close();
+    store = await openIndexStore({ path, keys: blindKeys(SECRET), account: ACCOUNT });
+    expect(store.opened).toBe('rebuilt');
+    expect(readdirSync(dir).some((f) => f.includes('.incompatible-'))).toBe(true);
+    await store.upsert(RECORDS, '2026-11-20T00:00:00.000Z');
+    expect(await store.indexedCount()).toBe(4);
   });
 
   it('holds no readable contact data in any file, in any case or encoding', async () => {

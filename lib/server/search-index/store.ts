@@ -84,23 +84,25 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
   };
 }
 
-// SQLite allows 32,766 bound parameters per statement: a page of 100 records (16 columns) and its
-// ~600 tokens (4 columns) each fit in one, so a page costs three statements.
-const RECORDS_PER_STATEMENT = 200;
+/**
+ * Records per transaction. SQLite writes block the event loop (better-sqlite3 is synchronous), so
+ * a page is written in slices with a turn of the loop between them: a request that arrives during a
+ * sync waits for one slice (a few ms at a million rows), not for the whole page.
+ */
+const RECORDS_PER_SLICE = 25;
 const TOKENS_PER_STATEMENT = 2_000;
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 const chunks = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-async function writeRows(
+async function writeSlice(
   trx: Transaction<IndexDatabase>,
   store: Pick<IndexStore, 'keys' | 'account' | 'accountKey'>,
-  records: Collection[],
+  slice: Collection[],
   seenAt: string,
 ) {
   const { keys, account, accountKey } = store;
-  // The same id twice in one batch (a page that shifted): the last one wins.
-  const unique = [...new Map(records.map((c) => [c.id, c])).values()];
-  for (const slice of chunks(unique, RECORDS_PER_STATEMENT)) {
+  {
     const rows = slice.map((c) => toRows(keys, account, accountKey, c, seenAt));
     await trx
       .insertInto('collections')
@@ -231,8 +233,49 @@ export async function openIndexStore(options: {
       accountKey,
       keys,
       opened,
-      upsert: (records, seenAt) =>
-        records.length ? db.transaction().execute((trx) => writeRows(trx, store, records, seenAt)) : Promise.resolve(),
+      async upsert(records, seenAt) {
+        // The same id twice in one batch (a page that shifted): the last one wins.
+        const unique = [...new Map(records.map((c) => [c.id, c])).values()];
+        if (!unique.length) return;
+        // Most records a rescan or a live read meets are as the index has them: those only get
+        // `seen_at` (one cheap statement); the rest are sealed, tokenised and written.
+        const stored = await db
+          .selectFrom('collections')
+          .select(['id', 'status', 'amount_value', 'currency', 'updated_at', 'reference_key'])
+          .where('account', '=', account)
+          .where(
+            'id',
+            'in',
+            unique.map((c) => c.id),
+          )
+          .execute();
+        const known = new Map(stored.map((r) => [r.id, r]));
+        const same = (c: Collection) => {
+          const r = known.get(c.id);
+          return (
+            r !== undefined &&
+            r.status === c.status &&
+            Number(r.amount_value) === c.amount.value &&
+            r.currency === c.amount.currency &&
+            r.updated_at === iso(c.updatedAt) &&
+            r.reference_key === referenceKey(c.reference)
+          );
+        };
+        const unchanged = unique.filter(same).map((c) => c.id);
+        if (unchanged.length) {
+          await db
+            .updateTable('collections')
+            .set({ seen_at: seenAt })
+            .where('account', '=', account)
+            .where('id', 'in', unchanged)
+            .execute();
+        }
+        const changed = unique.filter((c) => !same(c));
+        for (const [i, slice] of chunks(changed, RECORDS_PER_SLICE).entries()) {
+          if (i || unchanged.length) await yieldToRequests();
+          await db.transaction().execute((trx) => writeSlice(trx, store, slice, seenAt));
+        }
+      },
       removeUnseen: (before) =>
         db.transaction().execute(async (trx) => {
           const unseen = trx
