@@ -213,6 +213,8 @@ function createIndexService() {
           store.upsert(indexable, seenAt).catch((error: unknown) => void onStoreError(error));
         });
       });
+      // A restart (deploy, container stop) hands the sync over at once instead of after the lease lapses.
+      process.once('exit', () => running?.store.releaseNow(owner));
       void loop();
     },
 

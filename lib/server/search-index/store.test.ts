@@ -172,6 +172,13 @@ describe('the store', () => {
     expect(ids(await createQueries(store).list({ ...noFilters, status: ['completed'] }, 1, 10))).toContain('pay_1');
   });
 
+  it('hands the sync lease over at once when released, even synchronously (process exit)', async () => {
+    expect(await store.lease('a', 0, 30_000)).toBe(true);
+    expect(await store.lease('b', 1_000, 30_000)).toBe(false);
+    store.releaseNow('a');
+    expect(await store.lease('b', 1_000, 30_000)).toBe(true);
+  });
+
   it('empties itself when the secret changes, instead of misreading', async () => {
     await store.close();
     const path = join(dir, 'index.sqlite');

@@ -36,6 +36,8 @@ export type IndexStore = {
   lease(owner: string, now: number, ttlMs: number): Promise<boolean>;
   /** Gives the lease up (a clean stop), so another process need not wait for it to lapse. */
   release(owner: string): Promise<void>;
+  /** The same, synchronously: for a process's `exit` event, where nothing asynchronous runs. */
+  releaseNow(owner: string): void;
   /** Rows visible to searches. */
   indexedCount(): Promise<number>;
   /** Refreshes the query planner's statistics (after a full scan: the shape of the data is known). */
@@ -146,6 +148,9 @@ async function writeSlice(
   }
 }
 
+/** The SQLite handles of open stores, for a synchronous goodbye when the process exits. */
+const handles = new WeakMap<IndexDb, Database.Database>();
+
 function openSqlite(path: string): IndexDb {
   const sqlite = new Database(path);
   // WAL: readers never wait for the sync's writes; a second process on the same file waits its turn.
@@ -153,7 +158,9 @@ function openSqlite(path: string): IndexDb {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -131072');
-  return new Kysely<IndexDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<IndexDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  handles.set(db, sqlite);
+  return db;
 }
 
 /** Migrates; a file this version cannot migrate (another schema, a half-applied one) is set aside. */
@@ -312,6 +319,21 @@ export async function openIndexStore(options: {
       },
       async release(owner) {
         await db.deleteFrom('sync_lease').where('account', '=', account).where('owner', '=', owner).execute();
+      },
+      releaseNow(owner) {
+        const { sql: text, parameters } = db
+          .deleteFrom('sync_lease')
+          .where('account', '=', account)
+          .where('owner', '=', owner)
+          .compile();
+        try {
+          handles
+            .get(db)
+            ?.prepare(text)
+            .run(...(parameters as unknown[]));
+        } catch {
+          // Closed already, or the disk is gone: the lease lapses on its own in 30 s.
+        }
       },
       async indexedCount() {
         const row = await db
