@@ -211,7 +211,7 @@ export async function benchIndex(options: {
     round((performance.now() - addedAt) / 1000),
     's',
   );
-  child.kill('SIGTERM');
+  served.kill('SIGTERM');
 
   // 5. The live list while a default-paced sync runs, against a dashboard with the index off.
   const off = `http://127.0.0.1:${offPort}`;

@@ -38,7 +38,7 @@ export type IndexDatabase = {
     /** AES-256-GCM: the contact's names, e-mail and phone, bound to (account key, id). */
     contact_sealed: string;
   };
-  contact_tokens: { account: number; id: string; kind: string; token: string };
+  contact_tokens: { account: number; kind: string; token: string; id: string };
   sync_state: {
     account: number;
     /** The next list page the full scan reads (its checkpoint). */

@@ -170,6 +170,17 @@ describe('the store', () => {
     await store.upsert([paid], '2026-11-22T00:00:00.000Z');
     expect(await sealed()).not.toEqual(before);
     expect(ids(await createQueries(store).list({ ...noFilters, status: ['completed'] }, 1, 10))).toContain('pay_1');
+    // A new e-mail: the old one finds nothing any more, the new one does.
+    const moved = collection('pay_1', {
+      ...RECORDS[0],
+      contact: { ...RECORDS[0]!.contact, email: 'zoe@new.example' },
+      updatedAt: '2026-11-22T10:00:00.000Z',
+    });
+    await store.upsert([moved], '2026-11-23T00:00:00.000Z');
+    const search = (q: string) => createQueries(store).search(q, noFilters, 1, 10);
+    expect((await search('zoe.okafor@example.com')).count).toBe(0);
+    expect(ids(await search('zoe@new.example'))).toEqual(['pay_1']);
+    expect(ids(await search('okafor zoe'))).toEqual(['pay_1']);
   });
 
   it('hands the sync lease over at once when released, even synchronously (process exit)', async () => {

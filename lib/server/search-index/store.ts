@@ -26,8 +26,11 @@ export type IndexStore = {
   /** The account's non-reversible key (sealed contacts are bound to it). */
   accountKey: string;
   keys: BlindKeys;
-  /** Inserts or refreshes records as the upstream showed them at `seenAt`. */
-  upsert(records: Collection[], seenAt: string): Promise<void>;
+  /**
+   * Inserts or refreshes records as the upstream showed them at `seenAt`. `bulk` (an unpaced sync)
+   * writes larger slices: fewer commits, each blocking the event loop longer.
+   */
+  upsert(records: Collection[], seenAt: string, options?: { bulk?: boolean }): Promise<void>;
   /** Removes rows no scan, poll or live read has seen since `before` (the start of a completed scan). */
   removeUnseen(before: string): Promise<number>;
   state(): Promise<SyncState>;
@@ -92,16 +95,51 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
  * sync waits for one slice (a few ms at a million rows), not for the whole page.
  */
 const RECORDS_PER_SLICE = 25;
+const RECORDS_PER_BULK_SLICE = 100;
 const TOKENS_PER_STATEMENT = 2_000;
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 const chunks = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
+type StoreKeys = Pick<IndexStore, 'keys' | 'account' | 'accountKey'>;
+
+/** The tokens of records as the index holds them (from their sealed contacts), deleted by key, kind by kind. */
+async function deleteTokens(trx: Transaction<IndexDatabase>, store: StoreKeys, sealed: Map<string, string>) {
+  const { keys, account, accountKey } = store;
+  const byKind = new Map<string, Set<string>>();
+  for (const [id, contact] of sealed) {
+    let opened;
+    try {
+      opened = keys.open(contact, sealAad(accountKey, id));
+    } catch {
+      continue; // sealed under another secret: the store was emptied at open, so this cannot happen
+    }
+    for (const t of contactTokens(keys, opened)) {
+      if (!byKind.has(t.kind)) byKind.set(t.kind, new Set());
+      byKind.get(t.kind)!.add(t.token);
+    }
+  }
+  const ids = [...sealed.keys()];
+  for (const [kind, tokens] of byKind) {
+    for (const part of chunks([...tokens], TOKENS_PER_STATEMENT)) {
+      await trx
+        .deleteFrom('contact_tokens')
+        .where('account', '=', account)
+        .where('kind', '=', kind)
+        .where('token', 'in', part)
+        .where('id', 'in', ids)
+        .execute();
+    }
+  }
+}
+
 async function writeSlice(
   trx: Transaction<IndexDatabase>,
-  store: Pick<IndexStore, 'keys' | 'account' | 'accountKey'>,
+  store: StoreKeys,
   slice: Collection[],
   seenAt: string,
+  /** The sealed contacts of the slice's records the index already holds. */
+  previous: Map<string, string>,
 ) {
   const { keys, account, accountKey } = store;
   {
@@ -135,8 +173,8 @@ async function writeSlice(
         })),
       )
       .execute();
-    const ids = slice.map((c) => c.id);
-    await trx.deleteFrom('contact_tokens').where('account', '=', account).where('id', 'in', ids).execute();
+    // Records seen before: their old tokens, found again from their old sealed contact, go first.
+    if (previous.size) await deleteTokens(trx, store, previous);
     const tokens = slice.flatMap((c) => contactTokens(keys, c.contact).map((t) => ({ account, id: c.id, ...t })));
     for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
       await trx
@@ -240,7 +278,7 @@ export async function openIndexStore(options: {
       accountKey,
       keys,
       opened,
-      async upsert(records, seenAt) {
+      async upsert(records, seenAt, options = {}) {
         // The same id twice in one batch (a page that shifted): the last one wins.
         const unique = [...new Map(records.map((c) => [c.id, c])).values()];
         if (!unique.length) return;
@@ -278,9 +316,24 @@ export async function openIndexStore(options: {
             .execute();
         }
         const changed = unique.filter((c) => !same(c));
-        for (const [i, slice] of chunks(changed, RECORDS_PER_SLICE).entries()) {
+        const changedKnown = changed.filter((c) => known.has(c.id)).map((c) => c.id);
+        const previous = new Map(
+          changedKnown.length
+            ? (
+                await db
+                  .selectFrom('collection_details')
+                  .select(['id', 'contact_sealed'])
+                  .where('account', '=', account)
+                  .where('id', 'in', changedKnown)
+                  .execute()
+              ).map((d) => [d.id, d.contact_sealed])
+            : [],
+        );
+        const size = options.bulk ? RECORDS_PER_BULK_SLICE : RECORDS_PER_SLICE;
+        for (const [i, slice] of chunks(changed, size).entries()) {
           if (i || unchanged.length) await yieldToRequests();
-          await db.transaction().execute((trx) => writeSlice(trx, store, slice, seenAt));
+          const mine = new Map(slice.filter((c) => previous.has(c.id)).map((c) => [c.id, previous.get(c.id)!]));
+          await db.transaction().execute((trx) => writeSlice(trx, store, slice, seenAt, mine));
         }
       },
       removeUnseen: (before) =>
@@ -290,7 +343,15 @@ export async function openIndexStore(options: {
             .select('id')
             .where('account', '=', account)
             .where('seen_at', '<', before);
-          await trx.deleteFrom('contact_tokens').where('account', '=', account).where('id', 'in', unseen).execute();
+          const gone = await trx
+            .selectFrom('collection_details')
+            .select(['id', 'contact_sealed'])
+            .where('account', '=', account)
+            .where('id', 'in', unseen)
+            .execute();
+          for (const part of chunks(gone, 500)) {
+            await deleteTokens(trx, store, new Map(part.map((g) => [g.id, g.contact_sealed])));
+          }
           await trx.deleteFrom('collection_details').where('account', '=', account).where('id', 'in', unseen).execute();
           const result = await trx
             .deleteFrom('collections')

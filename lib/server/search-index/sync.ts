@@ -167,7 +167,7 @@ export function createSync(deps: SyncDeps) {
     }
     const page = await read(state.scan_page);
     if (page.meta.next !== null && page.data.length) readAhead(state.scan_page + 1);
-    await store.upsert(page.data, iso());
+    await store.upsert(page.data, iso(), { bulk: deps.rps >= READ_AHEAD_MIN_RPS });
     pageAttempts = 0;
     await store.saveState({ scan_page: state.scan_page + 1, upstream_count: page.meta.count });
     // The last page (or past it, when the list shrank): complete now, or retry set-aside pages first.
