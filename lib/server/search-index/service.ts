@@ -74,6 +74,7 @@ function createIndexService() {
   const path = resolve(config.index.path);
   let running: Running | null = null;
   let offReason: string | null = null;
+  let offUntil = 0;
   let started = false;
   let stopped = false;
   let opening: Promise<void> | null = null;
@@ -116,10 +117,12 @@ function createIndexService() {
   }
 
   async function ensureOpen(): Promise<void> {
-    if (running || stopped) return;
+    // After a write fault (full disk, read-only), wait the retry interval before trying again.
+    if (running || stopped || Date.now() < offUntil) return;
     opening ??= open()
       .catch((error: unknown) => {
         offReason = describeOpenFailure(error);
+        offUntil = Date.now() + REOPEN_MS;
         logger.error({ code: (error as { code?: string })?.code }, 'index: cannot open');
       })
       .finally(() => {
@@ -164,6 +167,7 @@ function createIndexService() {
     if (/CORRUPT|NOTADB/.test(code)) return reopen(`the index file is damaged (${code})`, true);
     if (/FULL|READONLY|IOERR|CANTOPEN/.test(code)) {
       offReason = describeOpenFailure(error);
+      offUntil = Date.now() + REOPEN_MS;
       const current = running;
       running = null;
       cached = null;

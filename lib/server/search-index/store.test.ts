@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { defaults, filterSchema } from '@/lib/api/list-state';
@@ -181,6 +182,13 @@ describe('the store', () => {
     expect((await search('zoe.okafor@example.com')).count).toBe(0);
     expect(ids(await search('zoe@new.example'))).toEqual(['pay_1']);
     expect(ids(await search('okafor zoe'))).toEqual(['pay_1']);
+  });
+
+  it('reports a full disk from a write as SQLITE_FULL (what the service turns into "off")', async () => {
+    const { page_count: pages } = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(store.db)).rows[0]!;
+    await sql.raw(`PRAGMA max_page_count = ${pages + 2}`).execute(store.db);
+    const many = Array.from({ length: 300 }, (_, i) => collection(`pay_full${i}`, { reference: `FULL-${i}` }));
+    await expect(store.upsert(many, '2026-11-21T00:00:00.000Z')).rejects.toMatchObject({ code: 'SQLITE_FULL' });
   });
 
   it('hands the sync lease over at once when released, even synchronously (process exit)', async () => {

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startSandbox, type TestSandbox } from '@/lib/testing/sandbox';
+
+/**
+ * The service against a real sandbox: it syncs to ready, and a fault of its
+ * own store (a full disk here) turns the index off with the reason while the
+ * rest of the dashboard is untouched.
+ */
+let sandbox: TestSandbox;
+let dir: string;
+let service: import('./service').IndexService;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ faults: false });
+  dir = mkdtempSync(join(tmpdir(), 'index-service-'));
+  vi.stubEnv('SANDBOX_PORT', new URL(sandbox.url).port);
+  vi.stubEnv('INDEX_PATH', join(dir, 'index.sqlite'));
+  vi.stubEnv('INDEX_POLL_S', '1');
+  vi.resetModules();
+  service = (await import('./service')).indexService();
+  service.start();
+});
+afterAll(async () => {
+  await service.stop();
+  vi.unstubAllEnvs();
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the index service', () => {
+  it('syncs the sandbox to ready and answers searches', async () => {
+    await expect.poll(async () => (await service.status()).state, { timeout: 15_000 }).toBe('ready');
+    const status = await service.status();
+    expect(status).toMatchObject({ indexed: sandbox.demo.listedCollections, coverage: 1 });
+    const [id, contact] = Object.entries(sandbox.demo.contacts)[0]!;
+    const hits = await (
+      await service.queries()
+    ).search(
+      contact.email,
+      (await import('@/lib/api/list-state')).defaults((await import('@/lib/api/list-state')).filterSchema),
+      1,
+      10,
+    );
+    expect(hits.data.map((h) => h.id)).toEqual([id]);
+  });
+
+  it('turns off with the reason when its disk is full, and answers index_unavailable', async () => {
+    await service.storeFault(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+    const status = await service.status();
+    expect(status.state).toBe('off');
+    expect(status.reason).toMatch(/disk holding the index is full/);
+    await expect(service.queries()).rejects.toMatchObject({ code: 'index_unavailable' });
+  });
+});
