@@ -73,7 +73,7 @@ function Choices({
           {name}
           {chosen.length ? (
             <span className="font-medium">
-              <span className="sr-only">,</span> {chosen.length === 1 ? text(chosen[0]!) : `${chosen.length} selected`}
+              : {chosen.length === 1 ? text(chosen[0]!) : `${chosen.length} selected`}
             </span>
           ) : null}
           <span aria-hidden="true">▾</span>
