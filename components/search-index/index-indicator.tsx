@@ -40,9 +40,11 @@ export function IndexIndicator() {
   useEffect(() => {
     let stop = false;
     let timer: ReturnType<typeof setTimeout>;
+    // A request still in flight when the panel opens or closes (or the page goes) is dropped, not left hanging.
+    const controller = new AbortController();
     async function load() {
       try {
-        const res = await fetch('/api/index/status');
+        const res = await fetch('/api/index/status', { signal: controller.signal });
         if (res.ok && !stop) setStatus(((await res.json()) as { data: Status }).data);
       } catch {
         // Offline for a moment: the last known state stays.
@@ -56,6 +58,7 @@ export function IndexIndicator() {
     return () => {
       stop = true;
       clearTimeout(timer);
+      controller.abort();
     };
   }, [open]);
 
