@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import type { Fixtures } from '../sandbox/fixtures';
 import { E2E, SANDBOX_KEYS } from './env';
 
@@ -60,6 +60,13 @@ export async function expectHydrated(locator: Locator): Promise<void> {
       message: 'element hydrated by React',
     })
     .toBe(true);
+}
+
+/** Waits until a dashboard (the e2e one unless `origin` names another) reports its search index ready. */
+export async function indexReady(request: APIRequestContext, origin = '') {
+  await expect
+    .poll(async () => (await (await request.get(`${origin}/api/index/status`)).json()).data.state, { timeout: 30_000 })
+    .toBe('ready');
 }
 
 export { expect };

@@ -1,20 +1,12 @@
-import type { APIRequestContext } from '@playwright/test';
-import { expect, test } from './fixtures';
+import type { CollectionSummary } from '../lib/api/summary';
+import { expect, indexReady, test } from './fixtures';
 
 /**
  * The index's API (contract section 7) against the e2e dashboard, whose index
  * starts empty each run and syncs the sandbox in seconds. Values searched for
  * are the sandbox's own fixture contacts, never hard-coded.
  */
-type Summary = {
-  id: string;
-  reference: string;
-  status: string;
-  amount: { value: number; currency: string };
-  contact: { firstName: string; lastName: string };
-  createdAt: string;
-  matched?: string[];
-};
+type Summary = CollectionSummary & { matched?: string[] };
 type IndexEnvelope = {
   status: string;
   data: Summary[];
@@ -28,15 +20,9 @@ type IndexEnvelope = {
   };
 };
 
-async function ready(request: APIRequestContext) {
-  await expect
-    .poll(async () => (await (await request.get('/api/index/status')).json()).data.state, { timeout: 20_000 })
-    .toBe('ready');
-}
-
 test.describe('GET /api/index/status', () => {
   test('reports a ready index covering every listed collection', async ({ request, sandbox }) => {
-    await ready(request);
+    await indexReady(request);
     const res = await request.get('/api/index/status');
     expect(res.headers()['cache-control']).toBe('private, no-store');
     const { data } = await res.json();
@@ -51,7 +37,7 @@ test.describe('GET /api/index/status', () => {
 });
 
 test.describe('GET /api/search', () => {
-  test.beforeEach(async ({ request }) => ready(request));
+  test.beforeEach(async ({ request }) => indexReady(request));
 
   test('finds a fixture collection by what a customer would quote', async ({ request, sandbox }) => {
     const [id, c] = Object.entries(sandbox.demo.contacts)[0]!;
@@ -101,7 +87,7 @@ test.describe('GET /api/search', () => {
 });
 
 test.describe('GET /api/collections with filters', () => {
-  test.beforeEach(async ({ request }) => ready(request));
+  test.beforeEach(async ({ request }) => indexReady(request));
 
   test('filters by status, currency, date range and amount, sorted by amount, from the index', async ({ request }) => {
     const all = (await (await request.get('/api/collections?sort=-amount&limit=100')).json()) as IndexEnvelope;

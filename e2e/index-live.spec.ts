@@ -6,7 +6,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { binPath } from '../scripts/run-bin.mjs';
 import { E2E } from './env';
 import { spawnProcess } from './processes';
-import { expect, test } from './fixtures';
+import { expect, indexReady, test } from './fixtures';
 
 /**
  * The index following a changing upstream, and surviving faults of its own,
@@ -46,10 +46,6 @@ const status = async (request: APIRequestContext, base: string) =>
     indexed: number;
     reason?: string;
   };
-
-async function ready(request: APIRequestContext, base: string) {
-  await expect.poll(async () => (await status(request, base)).state, { timeout: 30_000 }).toBe('ready');
-}
 
 async function addCollection(request: APIRequestContext, record: Record<string, unknown>) {
   const res = await request.post(`${SANDBOX}/__sandbox/collections`, { data: { record } });
@@ -92,13 +88,12 @@ test('a collection added upstream is searchable within seconds (poll every secon
   const base = `http://127.0.0.1:${E2E.port + 20}`;
   dashboard(E2E.port + 20, { INDEX_PATH: join(dir, 'fresh.sqlite'), INDEX_POLL_S: '1' });
   await up(request, `${base}/api/collections?limit=1`);
-  await ready(request, base);
+  await indexReady(request, base);
 
   const tag = crypto.randomUUID().slice(0, 8);
   const added = await addCollection(request, { reference: `FRESH-${tag}`, contact: uniqueContact(tag) });
-  const started = Date.now();
+  // Found within 15 s or the poll fails: the figure itself is the benchmark's (npm run bench:index).
   await expect.poll(() => searchIds(request, base, added.contact.email), { timeout: 15_000 }).toEqual([added.id]);
-  expect(Date.now() - started).toBeLessThan(15_000);
   expect(await searchIds(request, base, `fresh-${tag}`)).toEqual([added.id]);
 
   // A status change of an existing record is picked up by the next scan.
@@ -120,7 +115,7 @@ test('a record read live is written through at once, before any poll', async ({ 
   const base = `http://127.0.0.1:${E2E.port + 21}`;
   dashboard(E2E.port + 21, { INDEX_PATH: join(dir, 'through.sqlite'), INDEX_POLL_S: '3600' });
   await up(request, `${base}/api/collections?limit=1`);
-  await ready(request, base);
+  await indexReady(request, base);
 
   const tag = crypto.randomUUID().slice(0, 8);
   const added = await addCollection(request, { contact: uniqueContact(tag) });
@@ -134,13 +129,13 @@ test('an index file deleted or damaged under the server is rebuilt, and live pag
   const path = join(dir, 'fragile.sqlite');
   dashboard(E2E.port + 22, { INDEX_PATH: path, INDEX_POLL_S: '1' });
   await up(request, `${base}/api/collections?limit=1`);
-  await ready(request, base);
+  await indexReady(request, base);
   const { indexed } = await status(request, base);
 
   for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
   expect((await request.get(`${base}/api/collections?limit=5`)).status()).toBe(200);
   await expect.poll(() => existsSync(path), { timeout: 15_000 }).toBe(true);
-  await ready(request, base);
+  await indexReady(request, base);
   expect((await status(request, base)).indexed).toBeGreaterThanOrEqual(indexed);
 
   // Garbage where the database was: set aside, rebuilt.
@@ -150,7 +145,7 @@ test('an index file deleted or damaged under the server is rebuilt, and live pag
   await expect
     .poll(async () => (await request.get(`${base}/api/search?q=tester`)).status(), { timeout: 20_000 })
     .toBe(200);
-  await ready(request, base);
+  await indexReady(request, base);
   expect((await status(request, base)).indexed).toBeGreaterThanOrEqual(indexed);
 });
 
@@ -179,7 +174,7 @@ test('two dashboards on one index file both answer searches', async ({ request }
     return `http://127.0.0.1:${port}`;
   });
   for (const base of bases) await up(request, `${base}/api/collections?limit=1`);
-  for (const base of bases) await ready(request, base);
+  for (const base of bases) await indexReady(request, base);
   const tag = crypto.randomUUID().slice(0, 8);
   const added = await addCollection(request, { contact: uniqueContact(tag) });
   for (const base of bases) {

@@ -1,17 +1,11 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, expectHydrated, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, expectHydrated, indexReady, test } from './fixtures';
 
 /**
  * Finding collections without their id, as a support agent and an account
  * owner would: the header's Search box, the results page, filters and sort on
  * the list, and the index's state. Values come from the sandbox's fixtures.
  */
-async function indexReady(request: APIRequestContext) {
-  await expect
-    .poll(async () => (await (await request.get('/api/index/status')).json()).data.state, { timeout: 20_000 })
-    .toBe('ready');
-}
-
 async function openPage(page: Page, path: string) {
   await page.goto(path);
   const box = page.getByRole('combobox', { name: 'Search' });

@@ -12,50 +12,19 @@
  */
 import autocannon from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runBin } from './run-bin.mjs';
+import { rssMb, serverPid, sleep, waitFor } from './server-processes';
 
 type Report = {
   fact(name: string, value: number | string, unit?: string): void;
   row(name: string, ours: number, floor: number, unit: string): void;
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
-
-function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'))!;
-  return Number(line.replace(/\D/g, '')) / 1024;
-}
-
-function leafPid(parent: number): number {
-  const kids = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(Number);
-  return kids.length ? leafPid(kids[0]!) : parent;
-}
-
-async function waitFor(url: string, timeoutMs = 120_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (
-      await fetch(url).then(
-        (r) => r.status < 500,
-        () => false,
-      )
-    )
-      return;
-    await sleep(200);
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 async function timed(url: string): Promise<number> {
   const t = performance.now();
@@ -106,7 +75,7 @@ export async function benchIndex(options: {
   const started = performance.now();
   const child = dashboard(syncPort, { INDEX_PATH: indexPath, INDEX_SYNC_RPS: '1000' });
   await waitFor(`${base}/api/index/status`);
-  const pid = leafPid(child.pid!);
+  const pid = serverPid(child.pid!);
   const rssStart = rssMb(pid);
   let rssPeak = rssStart;
   let last: Status = await status(base);

@@ -22,6 +22,7 @@ import { benchIndex } from './bench-index';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 import { firstLoadJs } from './first-load-js';
 import { binPath, exited, runBin } from './run-bin.mjs';
+import { serverPid, waitFor } from './server-processes';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
@@ -41,7 +42,6 @@ const results: Record<string, unknown> = {
 };
 const rows: [string, string, string, string][] = [];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -100,29 +100,6 @@ function start(bin: string, args: string[], extra: Record<string, string>) {
   const child = runBin(bin, args, { env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
   return child;
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(url).then(
-        (r) => r.status < 500,
-        () => false,
-      )
-    )
-      return;
-    await sleep(200);
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function serverPid(parent: number): number {
-  const kids = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(Number);
-  return kids.length ? serverPid(kids[0]!) : parent;
 }
 
 const cpuMs = (pid: number) => {

@@ -7,9 +7,10 @@
  *   - slow upstream: every request ends in 200 or 504, none past the deadline.
  */
 import autocannon from 'autocannon';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { exited, runBin } from './run-bin.mjs';
+import { rssMb, serverPid, sleep, waitFor } from './server-processes';
 
 const PORT = 3510;
 const SANDBOX_PORT = 4510;
@@ -17,23 +18,6 @@ const TIMEOUT_MS = 1000;
 const results: Record<string, unknown> = {};
 const failures: string[] = [];
 const children: ChildProcess[] = [];
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(url).then(
-        (r) => r.status < 500,
-        () => false,
-      )
-    )
-      return;
-    await sleep(200);
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 function start(name: string, args: [string, string[]], env: Record<string, string>) {
   const child = runBin(args[0], args[1], {
@@ -43,16 +27,6 @@ function start(name: string, args: [string, string[]], env: Record<string, strin
   children.push(child);
   child.on('exit', (code) => code && console.error(`${name} exited with ${code}`));
   return child;
-}
-
-/** The dashboard's own Node process (next start forks the server into a child). */
-function serverPid(parent: number): number {
-  const children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(Number);
-  return children.length ? serverPid(children[0]!) : parent;
 }
 
 async function blast(label: string, path: string, amount: number, pid: number) {

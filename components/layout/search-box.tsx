@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { hrefForId, parseOpenTarget } from '@/lib/api/open-target';
+import type { CollectionSummary } from '@/lib/api/summary';
 import { focusRing } from '@/components/ui/button';
 
 /**
@@ -13,13 +14,7 @@ import { focusRing } from '@/components/ui/button';
  * `/` focuses it from anywhere but a text field. Plain fetch, no query library:
  * this component is on every page's first load.
  */
-type Hit = {
-  id: string;
-  reference: string;
-  status: string;
-  amount: { value: number; currency: string };
-  contact: { firstName: string; lastName: string };
-};
+type Hit = CollectionSummary;
 type Option = { key: string; href: string; label: string; detail: string };
 /** The index's answer for one query text (the latest asked; older answers are dropped). */
 type Answer = { q: string; options: Option[]; total: number } | { q: string; failed: string };

@@ -4,6 +4,7 @@ import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Collection } from '@/lib/api/schemas';
+import { lineItemTotals } from '@/lib/format/money';
 import { contactTokens, referenceKey, type BlindKeys } from './blind';
 import { migrationProvider } from './migrations';
 import type { IndexDatabase } from './schema';
@@ -52,14 +53,6 @@ export type IndexStore = {
 
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
-function lineItemTotals(items: Collection['metadata']) {
-  const totals = new Map<string, number>();
-  for (const item of items) {
-    totals.set(item.amount.currency, (totals.get(item.amount.currency) ?? 0) + item.amount.value * item.quantity);
-  }
-  return JSON.stringify([...totals].map(([currency, value]) => ({ currency, value })));
-}
-
 export const sealAad = (accountKey: string, id: string) => `${accountKey}/${id}`;
 
 function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collection, seenAt: string) {
@@ -83,7 +76,7 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
       type: c.type,
       completed_at: iso(c.completedAt),
       line_item_count: c.metadata.length,
-      line_item_totals: lineItemTotals(c.metadata),
+      line_item_totals: JSON.stringify(lineItemTotals(c.metadata)),
       contact_sealed: keys.seal({ firstName, lastName, email, phone }, sealAad(accountKey, c.id)),
     },
   };

@@ -61,6 +61,12 @@ export type SyncSnapshot = {
   blockedUntil: number;
 };
 
+/** Every page of this scan has been read once (page 1 always is read, even of an empty list). */
+const pastEnd = (state: SyncState) =>
+  state.scan_page > 1 &&
+  state.upstream_count !== null &&
+  state.scan_page > Math.ceil(state.upstream_count / PAGE_LIMIT);
+
 export function createSync(deps: SyncDeps) {
   const { store } = deps;
   const iso = () => new Date(deps.now()).toISOString();
@@ -154,8 +160,7 @@ export function createSync(deps: SyncDeps) {
       state = await store.state();
     }
     const missed = JSON.parse(state.scan_missed) as number[];
-    const pastEnd = state.upstream_count !== null && state.scan_page > Math.ceil(state.upstream_count / PAGE_LIMIT);
-    if (pastEnd && state.scan_page > 1) {
+    if (pastEnd(state)) {
       // Every page read once: retry what was set aside, then complete.
       if (!missed.length || missedRounds >= MISSED_ROUNDS) return completeScan(state, missed);
       const page = await deps.readPage(missed[0]!, PAGE_LIMIT);
@@ -203,8 +208,7 @@ export function createSync(deps: SyncDeps) {
     if (!polling) {
       pageAttempts++;
       const state = await store.state();
-      const pastEnd = state.upstream_count !== null && state.scan_page > Math.ceil(state.upstream_count / PAGE_LIMIT);
-      if (pastEnd && state.scan_page > 1) {
+      if (pastEnd(state)) {
         if (pageAttempts >= ATTEMPTS_PER_PAGE) {
           missedRounds++;
           pageAttempts = 0;

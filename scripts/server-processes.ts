@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * What the load test and the benchmarks need of the servers they start:
+ * waiting for one to answer, finding the Node process that serves (`next
+ * start` forks the server into a child), and its resident memory.
+ */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves once `url` answers below 500; throws after `timeoutMs`. */
+export async function waitFor(url: string, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
+    await sleep(200);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** The deepest first child of `parent`: the process that really serves. */
+export function serverPid(parent: number): number {
+  const children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
+  return children.length ? serverPid(children[0]!) : parent;
+}
+
+export const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
