@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorMessage } from './error-codes';
 import { isCollectionId, isProviderId } from './ids';
 import { parseListState, parseSearchState, type ParseResult } from './list-state';
+import { parseOverviewState } from './overview';
 
 /**
  * The dashboard API's inputs in zod, one schema per route (path parameters,
@@ -36,3 +37,6 @@ export const searchQuery = fromState(parseSearchState, (param) => `Invalid ${par
   (state) => state.q !== undefined,
   { message: 'Invalid q: q is required (1 to 200 characters)', path: ['q'] },
 );
+
+/** `/api/overview`: the range. */
+export const overviewQuery = fromState(parseOverviewState, (param) => `Invalid ${param}`);

@@ -4,6 +4,7 @@ import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
 import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
 import { nameTokens, normaliseEmail, phoneDigits, referenceKey, type TokenKind } from './blind';
+import { createOverview } from './overview';
 import type { IndexDatabase } from './schema';
 import { sealAad, type IndexStore } from './store';
 
@@ -235,6 +236,9 @@ export function createQueries(store: IndexStore) {
   }
 
   return {
+    /** The overview's figures (contract section 8), from the roll-ups. */
+    overview: createOverview(store),
+
     /** Search by what a customer would quote (contract section 7), within optional filters. */
     async search(q: string, filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<SearchHit>> {
       const plan = searchPlan(q);

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Overview, Range } from '@/lib/api/overview';
 import { defaults, filterSchema, isIndexed, type ListState, type SearchState } from '@/lib/api/list-state';
 import { assertContext, type RequestContext } from '../context';
 import { listCollections } from '../data';
@@ -70,6 +71,16 @@ export async function collectionsPage(context: RequestContext, state: ListState)
   assertContext(context);
   const live = await listCollections(context, state);
   return { ...live, meta: { ...live.meta, source: 'upstream' as const } };
+}
+
+/** `/api/overview` and the `/overview` page: the roll-ups for a range, with the index's freshness. */
+export async function indexOverview(context: RequestContext, range: Range) {
+  assertContext(context);
+  const service = indexService();
+  const queries = await service.queries();
+  const [figures, status] = await Promise.all([guarded(() => queries.overview(range, Date.now())), service.status()]);
+  const data: Overview = { ...figures, asOf: status.asOf, coverage: status.coverage };
+  return { status: 'success' as const, message: 'Overview from the index', data, index: status };
 }
 
 /** `/api/index/status`. */

@@ -54,4 +54,31 @@ export type IndexDatabase = {
     error_at: string | null;
   };
   sync_lease: { account: number; owner: string; expires_at: number };
+  /**
+   * Counts and sums per currency and status (rollups.ts): grain `d` by day (`YYYY-MM-DD`), `m` by month
+   * (`YYYY-MM`), `a` the whole account (period `''`). `created_*` count a record in the period of its
+   * `createdAt`, `completed_*` in the period of its `completedAt`.
+   */
+  rollups: {
+    account: number;
+    grain: 'd' | 'm' | 'a';
+    period: string;
+    currency: string;
+    status: string;
+    created_count: number;
+    created_amount: number;
+    /** Of the records created in the period, those completed since. */
+    created_completed: number;
+    completed_count: number;
+    completed_amount: number;
+  };
+  /** Time from created to completed, as a histogram (rollups.ts `durationBucket`), by completion period. */
+  rollup_durations: {
+    account: number;
+    grain: 'd' | 'm' | 'a';
+    period: string;
+    currency: string;
+    bucket: number;
+    count: number;
+  };
 };

@@ -7,6 +7,7 @@ import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import { contactTokens, referenceKey, type BlindKeys } from './blind';
 import { migrationProvider } from './migrations';
+import { applyDelta, pruneRollups, rebuildRollups, RollupDelta, type RollupRecord } from './rollups';
 import type { IndexDatabase } from './schema';
 
 /**
@@ -88,6 +89,8 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
  * sync waits for one slice (a few ms at a million rows), not for the whole page.
  */
 const RECORDS_PER_SLICE = 25;
+/** Bumped when what the roll-ups count changes: they are then recomputed from the rows at open. */
+const ROLLUPS_VERSION = '1';
 const RECORDS_PER_BULK_SLICE = 100;
 const TOKENS_PER_STATEMENT = 2_000;
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -131,12 +134,16 @@ async function writeSlice(
   store: StoreKeys,
   slice: Collection[],
   seenAt: string,
-  /** The sealed contacts of the slice's records the index already holds. */
-  previous: Map<string, string>,
+  /** The slice's records as the index already holds them: their sealed contacts and what the roll-ups counted. */
+  previous: Map<string, { sealed: string; counted: RollupRecord }>,
 ) {
   const { keys, account, accountKey } = store;
   {
     const rows = slice.map((c) => toRows(keys, account, accountKey, c, seenAt));
+    const delta = new RollupDelta();
+    for (const old of previous.values()) delta.add(old.counted, -1);
+    for (const r of rows) delta.add({ ...r.row, completed_at: r.details.completed_at }, 1);
+    await applyDelta(trx, account, delta);
     await trx
       .insertInto('collections')
       .values(rows.map((r) => r.row))
@@ -167,7 +174,7 @@ async function writeSlice(
       )
       .execute();
     // Records seen before: their old tokens, found again from their old sealed contact, go first.
-    if (previous.size) await deleteTokens(trx, store, previous);
+    if (previous.size) await deleteTokens(trx, store, new Map([...previous].map(([id, p]) => [id, p.sealed])));
     const tokens = slice.flatMap((c) => contactTokens(keys, c.contact).map((t) => ({ account, id: c.id, ...t })));
     for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
       await trx
@@ -235,6 +242,8 @@ export async function openIndexStore(options: {
       // Tokens and ciphertext of another secret are useless: start again rather than answer wrong.
       await db.transaction().execute(async (trx) => {
         const tables = [
+          'rollup_durations',
+          'rollups',
           'contact_tokens',
           'collection_details',
           'collections',
@@ -269,6 +278,20 @@ export async function openIndexStore(options: {
       .values({ account, scan_page: 1, scan_missed: '[]', scans_completed: 0 })
       .onConflict((oc) => oc.column('account').doNothing())
       .execute();
+    // Rows indexed before roll-ups existed are counted once, from the rows (no rescan needed).
+    const rollupsMeta = await db
+      .selectFrom('index_meta')
+      .select('value')
+      .where('key', '=', 'rollups')
+      .executeTakeFirst();
+    if (rollupsMeta?.value !== ROLLUPS_VERSION) {
+      await rebuildRollups(db, account);
+      await db
+        .insertInto('index_meta')
+        .values({ key: 'rollups', value: ROLLUPS_VERSION })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: ROLLUPS_VERSION }))
+        .execute();
+    }
 
     const store: IndexStore = {
       db,
@@ -284,7 +307,7 @@ export async function openIndexStore(options: {
         // `seen_at` (one cheap statement); the rest are sealed, tokenised and written.
         const stored = await db
           .selectFrom('collections')
-          .select(['id', 'status', 'amount_value', 'currency', 'updated_at', 'reference_key'])
+          .select(['id', 'status', 'amount_value', 'currency', 'updated_at', 'reference_key', 'created_at'])
           .where('account', '=', account)
           .where(
             'id',
@@ -320,11 +343,15 @@ export async function openIndexStore(options: {
             ? (
                 await db
                   .selectFrom('collection_details')
-                  .select(['id', 'contact_sealed'])
+                  .select(['id', 'contact_sealed', 'completed_at'])
                   .where('account', '=', account)
                   .where('id', 'in', changedKnown)
                   .execute()
-              ).map((d) => [d.id, d.contact_sealed])
+              ).map((d) => {
+                const old = known.get(d.id)!;
+                const counted = { ...old, amount_value: Number(old.amount_value), completed_at: d.completed_at };
+                return [d.id, { sealed: d.contact_sealed, counted }] as const;
+              })
             : [],
         );
         const size = options.bulk ? RECORDS_PER_BULK_SLICE : RECORDS_PER_SLICE;
@@ -342,11 +369,25 @@ export async function openIndexStore(options: {
             .where('account', '=', account)
             .where('seen_at', '<', before);
           const gone = await trx
-            .selectFrom('collection_details')
-            .select(['id', 'contact_sealed'])
-            .where('account', '=', account)
-            .where('id', 'in', unseen)
+            .selectFrom('collection_details as d')
+            .innerJoin('collections as c', (join) =>
+              join.onRef('c.account', '=', 'd.account').onRef('c.id', '=', 'd.id'),
+            )
+            .select([
+              'd.id',
+              'd.contact_sealed',
+              'd.completed_at',
+              'c.created_at',
+              'c.currency',
+              'c.status',
+              'c.amount_value',
+            ])
+            .where('d.account', '=', account)
+            .where('d.id', 'in', unseen)
             .execute();
+          const delta = new RollupDelta();
+          for (const g of gone) delta.add(g, -1);
+          await applyDelta(trx, account, delta);
           for (const part of chunks(gone, 500)) {
             await deleteTokens(trx, store, new Map(part.map((g) => [g.id, g.contact_sealed])));
           }
@@ -403,6 +444,7 @@ export async function openIndexStore(options: {
         return Number(row.n);
       },
       async analyze() {
+        await pruneRollups(db, account);
         // SQLite's own advice for long-lived connections: it analyzes only what changed enough.
         await sql`PRAGMA optimize=0x10002`.execute(db);
       },

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-index';
+import * as m0002 from './0002-rollups';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -9,6 +10,7 @@ import * as m0001 from './0001-index';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-index': m0001,
+  '0002-rollups': m0002,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,0 +1,74 @@
+import { INVALID, correctState, parseState, stateQuery, type Field, type Schema, type StateOf } from './list-state';
+
+/**
+ * The overview's URL state and answer (contract section 8). Plain TypeScript
+ * like the list's state: the page's range menu reads it in the browser.
+ */
+export const RANGES = ['7d', '30d', '90d', 'all'] as const;
+export type Range = (typeof RANGES)[number];
+export const DEFAULT_RANGE: Range = '30d';
+export const RANGE_LABELS: Record<Range, string> = {
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  '90d': 'Last 90 days',
+  all: 'All time',
+};
+/** Days a range spans, today included. */
+export const RANGE_DAYS: Record<Exclude<Range, 'all'>, number> = { '7d': 7, '30d': 30, '90d': 90 };
+
+const isRange = (raw: string): raw is Range => (RANGES as readonly string[]).includes(raw);
+const rangeField: Field<Range> = {
+  fallback: DEFAULT_RANGE,
+  rule: `range must be one of ${RANGES.join(', ')}`,
+  parse: (raw) => (isRange(raw) ? raw : INVALID),
+  correct: (raw) => (isRange(raw.trim().toLowerCase()) ? (raw.trim().toLowerCase() as Range) : DEFAULT_RANGE),
+  valid: isRange,
+  format: String,
+};
+
+export const overviewSchema = { range: rangeField } satisfies Schema;
+export type OverviewState = StateOf<typeof overviewSchema>;
+export const parseOverviewState = (search: URLSearchParams) => parseState(overviewSchema, search);
+export const correctOverviewState = (search: URLSearchParams) => correctState(overviewSchema, search);
+export const overviewHref = (state: OverviewState) => {
+  const q = stateQuery(overviewSchema, state);
+  return q ? `/overview?${q}` : '/overview';
+};
+
+export type Sum = { count: number; amount: number };
+
+export type CurrencyOverview = {
+  currency: string;
+  /** Every status the account's collections of this currency have, whole account, most first. */
+  byStatus: Array<{ status: string } & Sum>;
+  /** Completed (by `completedAt`) in the range. */
+  completed: Sum;
+  /** The same, in the range of the same length before it; null for `all` (there is none). */
+  completedPrevious: Sum | null;
+  /** Of the collections created in the range, the share completed since; null when none were created. */
+  completionRate: number | null;
+  /** Median time from created to completed of those completed in the range (within 1 %); null when none. */
+  medianTimeToCompleteMs: number | null;
+  /** Collections created in the range. */
+  created: number;
+};
+
+export type PerDay = {
+  /** `YYYY-MM-DD`: the day, or the first day of the month when `bucket` is `month`. */
+  date: string;
+  currency: string;
+  status: string;
+  created: number;
+  completedAmount: number;
+};
+
+export type Overview = {
+  /** Whole UTC days, both inclusive; `from` null for `all` on an empty index. */
+  range: { from: string | null; to: string };
+  /** `day` for 7d/30d/90d; `month` for `all`, whose span can be years. */
+  bucket: 'day' | 'month';
+  currencies: CurrencyOverview[];
+  perDay: PerDay[];
+  asOf: string | null;
+  coverage: number;
+};

@@ -1,0 +1,155 @@
+import 'server-only';
+import { sql } from 'kysely';
+import { RANGE_DAYS, type CurrencyOverview, type Overview, type PerDay, type Range } from '@/lib/api/overview';
+import { histogramMedianMs } from './rollups';
+import type { IndexStore } from './store';
+
+/**
+ * The overview's figures, read from the roll-ups (rollups.ts), never from the
+ * rows: a few hundred roll-up rows per range whatever the account's size.
+ * Days are whole UTC days; amounts are summed per currency, never across.
+ */
+const DAY_MS = 86_400_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export function rangeDays(range: Exclude<Range, 'all'>, now: number) {
+  const today = Date.parse(`${dayOf(now)}T00:00:00.000Z`);
+  const days = RANGE_DAYS[range];
+  return {
+    from: dayOf(today - (days - 1) * DAY_MS),
+    to: dayOf(today),
+    previous: { from: dayOf(today - (2 * days - 1) * DAY_MS), to: dayOf(today - days * DAY_MS) },
+  };
+}
+
+export function createOverview(store: IndexStore) {
+  const { db, account } = store;
+  const rollups = () => db.selectFrom('rollups').where('account', '=', account);
+
+  /** Created and completed sums per currency within periods of one grain (or the whole account). */
+  function sums(grain: 'd' | 'a', from?: string, to?: string) {
+    let q = rollups().where('grain', '=', grain);
+    if (from && to) q = q.where('period', '>=', from).where('period', '<=', to);
+    return q
+      .select([
+        'currency',
+        sql<number>`sum(created_count)`.as('created'),
+        sql<number>`sum(created_completed)`.as('createdCompleted'),
+        sql<number>`sum(completed_count)`.as('completedCount'),
+        sql<number>`sum(completed_amount)`.as('completedAmount'),
+      ])
+      .groupBy('currency')
+      .execute();
+  }
+
+  return async function overview(range: Range, now: number): Promise<Omit<Overview, 'asOf' | 'coverage'>> {
+    const all = range === 'all';
+    const days = all ? null : rangeDays(range, now);
+    const to = dayOf(now);
+    const grain = all ? 'm' : 'd';
+
+    const [byStatus, current, previous, perDayRows, durations, first] = await Promise.all([
+      rollups()
+        .where('grain', '=', 'a')
+        .where('created_count', '!=', 0)
+        .select(['currency', 'status', 'created_count', 'created_amount'])
+        .execute(),
+      all ? sums('a') : sums('d', days!.from, days!.to),
+      days ? sums('d', days.previous.from, days.previous.to) : Promise.resolve(null),
+      (() => {
+        let q = rollups().where('grain', '=', grain);
+        if (days) q = q.where('period', '>=', days.from).where('period', '<=', days.to);
+        return q
+          .where((eb) => eb.or([eb('created_count', '!=', 0), eb('completed_amount', '!=', 0)]))
+          .select(['period', 'currency', 'status', 'created_count', 'completed_amount'])
+          .orderBy('period')
+          .execute();
+      })(),
+      (() => {
+        let q = db
+          .selectFrom('rollup_durations')
+          .where('account', '=', account)
+          .where('grain', '=', all ? 'a' : 'd');
+        if (days) q = q.where('period', '>=', days.from).where('period', '<=', days.to);
+        return q
+          .select(['currency', 'bucket', sql<number>`sum(count)`.as('n')])
+          .groupBy(['currency', 'bucket'])
+          .execute();
+      })(),
+      all
+        ? rollups()
+            .where('grain', '=', 'm')
+            .where('created_count', '!=', 0)
+            .select(sql<string | null>`min(period)`.as('first'))
+            .executeTakeFirst()
+        : Promise.resolve(null),
+    ]);
+
+    const currencies = new Map<string, CurrencyOverview>();
+    const entry = (currency: string) => {
+      let c = currencies.get(currency);
+      if (!c)
+        currencies.set(
+          currency,
+          (c = {
+            currency,
+            byStatus: [],
+            completed: { count: 0, amount: 0 },
+            completedPrevious: all ? null : { count: 0, amount: 0 },
+            completionRate: null,
+            medianTimeToCompleteMs: null,
+            created: 0,
+          }),
+        );
+      return c;
+    };
+    for (const row of byStatus)
+      entry(row.currency).byStatus.push({
+        status: row.status,
+        count: Number(row.created_count),
+        amount: Number(row.created_amount),
+      });
+    for (const row of current) {
+      const c = entry(row.currency);
+      c.created = Number(row.created);
+      c.completed = { count: Number(row.completedCount), amount: Number(row.completedAmount) };
+      c.completionRate = c.created ? Number(row.createdCompleted) / c.created : null;
+    }
+    for (const row of previous ?? [])
+      entry(row.currency).completedPrevious = {
+        count: Number(row.completedCount),
+        amount: Number(row.completedAmount),
+      };
+    const histograms = new Map<string, Array<[number, number]>>();
+    for (const row of durations) {
+      if (!histograms.has(row.currency)) histograms.set(row.currency, []);
+      histograms.get(row.currency)!.push([Number(row.bucket), Number(row.n)]);
+    }
+    for (const [currency, histogram] of histograms)
+      entry(currency).medianTimeToCompleteMs = histogramMedianMs(histogram);
+
+    const perDay: PerDay[] = perDayRows.map((row) => ({
+      date: all ? `${row.period}-01` : row.period,
+      currency: row.currency,
+      status: row.status,
+      created: Number(row.created_count),
+      completedAmount: Number(row.completed_amount),
+    }));
+    const total = (c: CurrencyOverview) => c.byStatus.reduce((n, s) => n + s.count, 0);
+    const list = [...currencies.values()]
+      .filter((c) => c.byStatus.length || c.completed.count || c.completedPrevious?.count)
+      .map((c) => ({
+        ...c,
+        byStatus: c.byStatus.sort((a, b) => b.count - a.count || a.status.localeCompare(b.status)),
+      }))
+      .sort((a, b) => total(b) - total(a) || a.currency.localeCompare(b.currency));
+    return {
+      range: { from: days ? days.from : first?.first ? `${first.first}-01` : null, to: days ? days.to : to },
+      bucket: all ? 'month' : 'day',
+      currencies: list,
+      perDay,
+    };
+  };
+}
+
+export type IndexOverview = ReturnType<typeof createOverview>;
