@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorMessage } from '@/lib/api/errors';
 import { correctedCollectionsUrl } from '@/lib/api/list-state';
+import { correctedOverviewUrl } from '@/lib/api/overview';
 import { checkAccess, WWW_AUTHENTICATE } from '@/lib/server/access';
 import { getConfig } from '@/lib/server/env';
 import { failureResponse } from '@/lib/server/errors';
@@ -39,8 +40,9 @@ export function proxy(request: NextRequest) {
     });
   }
 
-  if (pathname === '/collections') {
-    const corrected = correctedCollectionsUrl(searchParams);
+  if (pathname === '/collections' || pathname === '/overview') {
+    const corrected =
+      pathname === '/collections' ? correctedCollectionsUrl(searchParams) : correctedOverviewUrl(searchParams);
     if (corrected) {
       const response = NextResponse.redirect(new URL(corrected, request.url), 307);
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

@@ -289,3 +289,19 @@ describe('fault injection off', () => {
     }
   });
 });
+
+describe('request log', () => {
+  it('records what the upstream was asked, with faults on only', async () => {
+    const marker = randomUUID().slice(0, 8);
+    await fetch(`${on.base}/public/collections?page=1&limit=3&m=${marker}`, { headers: { 'X-API-Key': on.key } });
+    const log = (await (await fetch(`${on.base}/__sandbox/requests`)).json()) as {
+      data: { method: string; path: string; status: number }[];
+    };
+    expect(log.data.find((r) => r.path.includes(marker))).toMatchObject({ method: 'GET', status: 200 });
+    expect((await fetch(`${off.base}/__sandbox/requests`)).status).toBe(404);
+  });
+
+  it('puts the formula-injection records among the demo account’s listed collections', () => {
+    expect(on.fixtures.accounts.find((a) => a.id === 'acc_demo')!.formulaInjection).toHaveLength(6);
+  });
+});

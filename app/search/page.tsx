@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { ExportCsv } from '@/components/export/export-csv';
 import { EmptyState } from '@/components/ui/empty-state';
 import { DetailError } from '@/components/ui/detail-error';
 import { IndexResults } from '@/components/search-index/index-results';
@@ -38,9 +39,17 @@ export default async function SearchPage({ searchParams }: Props) {
     indexService().status(),
   ]);
   const lead = (
-    <p className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
-      Results for <strong className="font-semibold">“{q}”</strong>
-    </p>
+    <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
+      <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        Results for <strong className="font-semibold">“{q}”</strong>
+      </p>
+      <ExportCsv
+        query={new URLSearchParams({ q }).toString()}
+        filtered
+        indexOn={status.state !== 'off'}
+        count={'code' in result ? undefined : result.meta.count}
+      />
+    </div>
   );
   if ('code' in result) {
     return (

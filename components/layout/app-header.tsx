@@ -4,6 +4,8 @@ import { focusRing } from '@/components/ui/button';
 import { IndexIndicator } from '@/components/search-index/index-indicator';
 import { SearchBox } from './search-box';
 
+const navLink = `rounded px-1 text-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white ${focusRing}`;
+
 export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: string[] }) {
   return (
     <header className="border-b border-zinc-200 bg-zinc-50/80 dark:border-zinc-800 dark:bg-zinc-900/60">
@@ -12,12 +14,12 @@ export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: s
           <Link href="/collections" className={`font-semibold tracking-tight ${focusRing} rounded`}>
             Collections Console
           </Link>
-          <nav aria-label="Main">
-            <Link
-              href="/collections"
-              className={`rounded px-1 text-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white ${focusRing}`}
-            >
+          <nav aria-label="Main" className="flex gap-3">
+            <Link href="/collections" className={navLink}>
               Collections
+            </Link>
+            <Link href="/overview" className={navLink}>
+              Overview
             </Link>
           </nav>
           {sandbox ? (

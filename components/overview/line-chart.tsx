@@ -27,6 +27,7 @@ export function LineChart({
   points,
   bucket,
   format,
+  formatAxis = format,
   unit,
 }: {
   id: string;
@@ -37,6 +38,8 @@ export function LineChart({
   bucket: ChartBucket;
   /** A value as the axis, the table and the summary print it. */
   format: (value: number) => string;
+  /** The same on the value axis, where room is short (e.g. "1.2M"). */
+  formatAxis?: (value: number) => string;
   /** The table's heading for the values, e.g. "Collections created". */
   unit: string;
 }) {
@@ -57,7 +60,8 @@ export function LineChart({
     line<ChartPoint>()
       .x((p) => x(at(p.date)))
       .y((p) => y(p.values[name] ?? 0))(points) ?? '';
-  const xTicks = x.ticks(Math.min(5, Math.max(1, points.length)));
+  // Four ticks at most: the labels stay apart on a phone, where the chart is drawn smaller.
+  const xTicks = x.ticks(Math.min(4, Math.max(1, points.length)));
   const tickBucket: ChartBucket | 'full' = bucket === 'day' ? 'day' : bucket;
   const markers = points.length <= 31;
 
@@ -74,11 +78,12 @@ export function LineChart({
           {summary}
         </p>
       </figcaption>
+      {/* Text is sized in the drawing's units: larger ones on a phone, where the drawing is scaled down. */}
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
         aria-labelledby={`${id}-title ${id}-summary`}
-        className="mt-2 h-auto w-full overflow-visible text-[11px]"
+        className="mt-2 h-auto w-full overflow-visible text-[11px] max-sm:text-[17px]"
       >
         {y.ticks(4).map((t) => (
           <g key={t}>
@@ -96,7 +101,7 @@ export function LineChart({
               textAnchor="end"
               className="fill-zinc-600 dark:fill-zinc-400"
             >
-              {format(t)}
+              {formatAxis(t)}
             </text>
           </g>
         ))}

@@ -13,6 +13,13 @@ export const RANGE_LABELS: Record<Range, string> = {
   '90d': 'Last 90 days',
   all: 'All time',
 };
+/** The range menu's items (the menu is named "Range"). */
+export const RANGE_SHORT: Record<Range, string> = {
+  '7d': '7 days',
+  '30d': '30 days',
+  '90d': '90 days',
+  all: 'All time',
+};
 /** Days a range spans, today included. */
 export const RANGE_DAYS: Record<Exclude<Range, 'all'>, number> = { '7d': 7, '30d': 30, '90d': 90 };
 
@@ -34,6 +41,11 @@ export const overviewHref = (state: OverviewState) => {
   const q = stateQuery(overviewSchema, state);
   return q ? `/overview?${q}` : '/overview';
 };
+/** The corrected `/overview` URL when the range is unknown or repeated (other parameters kept); else null. */
+export function correctedOverviewUrl(search: URLSearchParams): string | null {
+  const { value, changed } = correctState(overviewSchema, search);
+  return changed ? `/overview?${stateQuery(overviewSchema, value, { keep: search, explicit: ['range'] })}` : null;
+}
 
 export type Sum = { count: number; amount: number };
 

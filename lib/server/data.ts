@@ -42,10 +42,10 @@ function announce(records: Collection[], source: 'list' | 'detail', context: Req
   }
 }
 
-export async function listCollections(context: RequestContext, paging: Paging) {
+export async function listCollections(context: RequestContext, paging: Paging, cancel?: AbortSignal) {
   assertContext(context);
   const request = { kind: 'list', page: paging.page, limit: paging.limit } as const;
-  const page = await upstream().get(request, collectionListEnvelopeSchema, context);
+  const page = await upstream().get(request, collectionListEnvelopeSchema, context, cancel);
   announce(page.data, 'list', context);
   return page;
 }

@@ -16,7 +16,8 @@ type RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined>
   subject: ErrorSubject;
   params?: P;
   query?: Q;
-  read: (input: { params: Input<P>; query: Input<Q> }, context: RequestContext) => Promise<unknown>;
+  /** The envelope's body, or a Response of its own (a download). */
+  read: (input: { params: Input<P>; query: Input<Q>; request: Request }, context: RequestContext) => Promise<unknown>;
 };
 
 function parse(schema: z.ZodType | undefined, raw: unknown, subject: ErrorSubject): unknown {
@@ -35,7 +36,8 @@ export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends 
       const params = parse(spec.params, await route.params, spec.subject) as Input<P>;
       const query = parse(spec.query, new URL(request.url).searchParams, spec.subject) as Input<Q>;
       const context = contextFromHeaders(request.headers);
-      return json(await spec.read({ params, query }, context));
+      const result = await spec.read({ params, query, request }, context);
+      return result instanceof Response ? result : json(result);
     } catch (error) {
       return failureResponse(toFailure(error, spec.subject, requestId));
     }

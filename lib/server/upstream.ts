@@ -155,10 +155,12 @@ export function createUpstreamClient(options: UpstreamOptions) {
     request: UpstreamRequest,
     schema: z.ZodType<T>,
     context: { requestId?: string } = {},
+    /** Ends the request early (a cancelled export); reported as the abort, not as a timeout. */
+    cancel?: AbortSignal,
   ): Promise<T> {
     const subject = SUBJECT[request.kind];
     const url = upstreamUrl(baseUrl, request);
-    const signal = AbortSignal.timeout(timeoutMs);
+    const signal = cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs);
     const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
     try {
       const run = (n: number) =>
@@ -175,6 +177,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
         shouldRetry: ({ error }) => error instanceof TransientFailure && !signal.aborted,
       });
     } catch (error) {
+      if (cancel?.aborted) throw cancel.reason;
       if (error instanceof TransientFailure) throw error.final;
       if (error instanceof AppError) throw error;
       if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });

@@ -5,7 +5,16 @@ import { CollectionsTable } from '@/components/collections/collections-table';
 import { FilterBar } from '@/components/collections/filter-bar';
 import { IndexResults } from '@/components/search-index/index-results';
 import { DetailError } from '@/components/ui/detail-error';
-import { isIndexed, listStateSchema, readListState, stateQuery, toSearchParams } from '@/lib/api/list-state';
+import { ExportCsv } from '@/components/export/export-csv';
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_PAGE,
+  isIndexed,
+  listStateSchema,
+  readListState,
+  stateQuery,
+  toSearchParams,
+} from '@/lib/api/list-state';
 import { collectionListOptions } from '@/lib/query/options';
 import { QueryProvider } from '@/lib/query/query-provider';
 import { getQueryClient } from '@/lib/query/query-client';
@@ -35,16 +44,21 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   const facets = indexService()
     .facets()
     .catch(() => null);
-  const heading = <h1 className="mb-4 text-xl font-semibold tracking-tight">Collections</h1>;
+  // Cached for 2 s by the service: the freshness line and the export control read it.
+  const status = await indexService().status();
+  const exportQuery = stateQuery(listStateSchema, { ...state, page: DEFAULT_PAGE, limit: DEFAULT_LIMIT });
+  const heading = (count?: number) => (
+    <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+      <h1 className="text-xl font-semibold tracking-tight">Collections</h1>
+      <ExportCsv query={exportQuery} filtered={isIndexed(state)} indexOn={status.state !== 'off'} count={count} />
+    </div>
+  );
 
   if (isIndexed(state)) {
-    const [result, status] = await Promise.all([
-      indexedCollections(context, state).catch((error: unknown) => toFailure(error, 'collections')),
-      indexService().status(),
-    ]);
+    const result = await indexedCollections(context, state).catch((error: unknown) => toFailure(error, 'collections'));
     return (
       <>
-        {heading}
+        {heading('code' in result ? undefined : result.meta.count)}
         <FilterBar state={state} facets={await facets} />
         {'code' in result ? (
           <DetailError failure={result} />
@@ -86,7 +100,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
 
   return (
     <>
-      {heading}
+      {heading(status.state === 'off' ? undefined : (status.upstreamCount ?? undefined))}
       <FilterBar state={state} facets={await facets} />
       {/* React Query loads on the table page only: the detail pages are pure server renders. */}
       <QueryProvider>

@@ -4,6 +4,7 @@ import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
 import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
 import { nameTokens, normaliseEmail, phoneDigits, referenceKey, type TokenKind } from './blind';
+import type { ExportRecord } from '../export/csv';
 import { createOverview } from './overview';
 import type { IndexDatabase } from './schema';
 import { sealAad, type IndexStore } from './store';
@@ -59,6 +60,8 @@ const SORT_COLUMN: Record<Sort, ['created_at' | 'amount_value' | 'updated_at', '
 };
 
 type DetailRow = IndexDatabase['collection_details'];
+/** What the export reads of a row. */
+export type ExportRow = NarrowRow & Omit<DetailRow, 'account' | 'id' | 'line_item_totals'>;
 type NarrowRow = Pick<
   IndexDatabase['collections'],
   'id' | 'status' | 'amount_value' | 'currency' | 'created_at' | 'updated_at'
@@ -252,6 +255,64 @@ export function createQueries(store: IndexStore) {
     async list(filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<CollectionSummary>> {
       const found = await page(rows(filters, null), filters.sort, pageNumber, limit);
       return { data: found.rows.map(toSummary), count: found.count };
+    },
+
+    /**
+     * Every row a filtered, sorted or searched view holds, in its order, with what the export writes:
+     * one query, read row by row on a reader of its own (store `openReader`).
+     */
+    exportQuery(filters: Filters) {
+      const [column, direction] = SORT_COLUMN[filters.sort];
+      return (rows(filters, filters.q ? searchPlan(filters.q) : null) as ListRows)
+        .innerJoin('collection_details as d', (join) =>
+          join.onRef('d.account', '=', 'collections.account').onRef('d.id', '=', 'collections.id'),
+        )
+        .select([
+          'collections.id',
+          'collections.status',
+          'collections.amount_value',
+          'collections.currency',
+          'collections.created_at',
+          'collections.updated_at',
+          'd.reference',
+          'd.type',
+          'd.completed_at',
+          'd.line_item_count',
+          'd.contact_sealed',
+        ])
+        .orderBy(`collections.${column}`, direction)
+        .orderBy('collections.id', direction);
+    },
+
+    /** How many rows the export of a view writes. */
+    exportCountQuery(filters: Filters) {
+      const q = rows(filters, filters.q ? searchPlan(filters.q) : null) as ListRows;
+      return q.select(sql<number>`count(*)`.as('n'));
+    },
+
+    /** An export row as a record, its contact opened (e-mail and phone only when asked for). */
+    exportRecord(row: ExportRow, contacts: boolean): ExportRecord {
+      let contact: ExportRecord['contact'] = { firstName: '', lastName: '' };
+      try {
+        const opened = keys.open(row.contact_sealed, sealAad(accountKey, row.id));
+        contact = contacts
+          ? { firstName: opened.firstName, lastName: opened.lastName, email: opened.email, phone: opened.phone }
+          : { firstName: opened.firstName, lastName: opened.lastName };
+      } catch {
+        // Sealed under another secret: written without a contact, rebuilt by the next scan.
+      }
+      return {
+        id: row.id,
+        reference: row.reference,
+        status: row.status,
+        type: row.type,
+        amount: { value: Number(row.amount_value), currency: row.currency },
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        completedAt: row.completed_at,
+        contact,
+        lineItemCount: Number(row.line_item_count),
+      };
     },
 
     /** Each status and currency with its count, for the filter menus (whole account). */

@@ -43,7 +43,7 @@ export function histogramMedianMs(histogram: Array<[number, number]>): number | 
   let seen = 0;
   for (const [bucket, n] of sorted) {
     seen += n;
-    if (seen >= middle) return bucketMiddleMs(bucket);
+    if (seen >= middle) return Math.round(bucketMiddleMs(bucket));
   }
   return null;
 }

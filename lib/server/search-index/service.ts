@@ -10,7 +10,7 @@ import { AppError } from '../errors';
 import { logger } from '../logger';
 import { blindKeys } from './blind';
 import { createQueries, type IndexQueries } from './queries';
-import { openIndexStore, type IndexStore } from './store';
+import { openIndexStore, type IndexReader, type IndexStore } from './store';
 import { createSync, isErrorState, type IndexSync } from './sync';
 
 /**
@@ -287,6 +287,12 @@ function createIndexService() {
         );
       }
       return running.queries;
+    },
+
+    /** A read-only connection of its own for one long read (an export), or `index_unavailable`. */
+    async reader(): Promise<IndexReader> {
+      await this.queries();
+      return running!.store.openReader();
     },
 
     /**

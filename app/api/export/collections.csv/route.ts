@@ -1,0 +1,9 @@
+import { exportQuery } from '@/lib/api/inputs';
+import { exportCollections } from '@/lib/server/export/export';
+import { apiRoute } from '@/lib/server/route';
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  subject: 'collections',
+  query: exportQuery,
+  read: ({ query, request }, context) => exportCollections(context, query, request.signal),
+});

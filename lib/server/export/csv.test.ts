@@ -1,0 +1,82 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { csvColumns, csvHeader, csvRows, exportFileName, neutralise, type ExportRecord } from './csv';
+
+const record = (overrides: Partial<ExportRecord> = {}): ExportRecord => ({
+  id: 'pay_1',
+  reference: 'INV-1',
+  status: 'pending',
+  type: 'integrated',
+  amount: { value: 250000, currency: 'NGN' },
+  createdAt: '2026-11-20T16:45:12.345Z',
+  updatedAt: '2026-11-20T17:45:12.345+01:00',
+  completedAt: null,
+  contact: { firstName: 'Zoë', lastName: 'O’Brien', email: 'zoe@example.com', phone: '+234 801 234 5678' },
+  lineItemCount: 2,
+  ...overrides,
+});
+
+const read = (text: string) => parse(text, { bom: true, relax_column_count: false }) as string[][];
+
+describe('CSV export', () => {
+  it('writes the contract columns, contact details only when asked', () => {
+    expect(csvColumns(false)).toContain('contact_last_name');
+    expect(csvColumns(false)).not.toContain('contact_email');
+    const withContacts = csvColumns(true);
+    expect(withContacts.slice(10, 14)).toEqual([
+      'contact_first_name',
+      'contact_last_name',
+      'contact_email',
+      'contact_phone',
+    ]);
+    expect(withContacts.at(-1)).toBe('as_of');
+  });
+
+  it('is UTF-8 with a byte-order mark, CRLF line ends, ISO 8601 UTC times and the raw and formatted amount', () => {
+    const text =
+      csvHeader({ contacts: true }) +
+      csvRows([record()], '2026-11-23T12:00:00.000Z', { contacts: true, minorUnits: false });
+    expect(text.startsWith('\ufeffid,reference,')).toBe(true);
+    expect(text.endsWith('\r\n')).toBe(true);
+    const [header, row] = read(text);
+    const byName = Object.fromEntries(header!.map((h, i) => [h, row![i]]));
+    expect(byName).toMatchObject({
+      amount_value: '250000',
+      currency: 'NGN',
+      amount_formatted: 'NGN 250,000',
+      updated_at: '2026-11-20T16:45:12.345Z',
+      completed_at: '',
+      contact_first_name: 'Zoë',
+      contact_last_name: 'O’Brien',
+      contact_phone: '+234 801 234 5678'.replace(/^\+/, "'+"),
+      as_of: '2026-11-23T12:00:00.000Z',
+    });
+  });
+
+  it('quotes commas, quotes and line breaks as RFC 4180 says', () => {
+    const reference = 'A, "quoted"\r\nand more';
+    const text = csvRows([record({ reference })], '', { contacts: false, minorUnits: false });
+    expect(text).toContain('"A, ""quoted""\r\nand more"');
+    expect(read(text)[0]![1]).toBe(reference);
+  });
+
+  it.each(['=1+2', '+SUM(1,1)', '-2+3', '@SUM(1)', '\t=1', '\r=1'])('neutralises a cell starting %j', (cell) => {
+    expect(neutralise(cell)).toBe(`'${cell}`);
+    const text = csvRows([record({ reference: cell, contact: { firstName: cell, lastName: cell } })], '', {
+      contacts: false,
+      minorUnits: false,
+    });
+    const row = read(text)[0]!;
+    expect(row[1]).toBe(`'${cell}`);
+    expect(row[10]).toBe(`'${cell}`);
+    expect(row[11]).toBe(`'${cell}`);
+  });
+
+  it('leaves other cells as they are', () => {
+    for (const cell of ['INV-1', 'a=b', ' =1', '', 'Ада']) expect(neutralise(cell)).toBe(cell);
+  });
+
+  it('names the file by the UTC time', () => {
+    expect(exportFileName(new Date('2026-11-23T12:05:01.123Z'))).toBe('collections-20261123T120501Z.csv');
+  });
+});
