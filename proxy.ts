@@ -56,7 +56,11 @@ export function proxy(request: NextRequest) {
   requestHeaders.set('content-security-policy', headers['Content-Security-Policy']!);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-  response.headers.set('Cache-Control', 'private, no-store');
+  // Downloads: no-transform keeps the server's gzip from holding streamed rows back (and the progress bar with them).
+  response.headers.set(
+    'Cache-Control',
+    pathname.startsWith('/api/export/') ? 'private, no-store, no-transform' : 'private, no-store',
+  );
   return response;
 }
 

@@ -11,6 +11,7 @@ type Job =
   | { state: 'running'; received: number; total: number | null }
   | { state: 'failed'; message: string }
   | { state: 'done'; rows: number; name: string }
+  | { state: 'cancelled' }
   | null;
 
 /**
@@ -36,6 +37,7 @@ export function ExportCsv({
   const [contacts, setContacts] = useState(false);
   const [live, setLive] = useState(!indexOn);
   const [job, setJob] = useState<Job>(null);
+  const [open, setOpen] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const liveOnly = !indexOn;
   const useLive = !filtered && (live || liveOnly);
@@ -48,6 +50,8 @@ export function ExportCsv({
   async function runLive() {
     const controller = new AbortController();
     abort.current = controller;
+    // The panel closes: the progress line and Cancel show beside the button.
+    setOpen(false);
     setJob({ state: 'running', received: 0, total: null });
     try {
       const res = await fetch(href, { signal: controller.signal });
@@ -86,7 +90,7 @@ export function ExportCsv({
     } catch {
       setJob(
         controller.signal.aborted
-          ? { state: 'failed', message: 'Export cancelled: no file was saved.' }
+          ? { state: 'cancelled' }
           : {
               state: 'failed',
               message: 'The export stopped part-way (the API or the connection failed): no file was saved.',
@@ -101,6 +105,8 @@ export function ExportCsv({
   return (
     <div className="flex flex-col items-end gap-1">
       <Popover
+        open={open}
+        onOpenChange={setOpen}
         label="Export CSV"
         buttonClassName="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-zinc-300 hover:bg-zinc-50 dark:ring-zinc-700 dark:hover:bg-zinc-800"
         panelClassName="right-0 w-80"
@@ -154,6 +160,7 @@ export function ExportCsv({
             <a
               href={href}
               download
+              onClick={() => setOpen(false)}
               className={`inline-flex rounded-md bg-zinc-900 px-3 py-1.5 font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300 ${focusRing}`}
             >
               Download CSV
@@ -181,6 +188,8 @@ export function ExportCsv({
             <span>{job.message}</span>
             <Button onClick={runLive}>Retry</Button>
           </div>
+        ) : job?.state === 'cancelled' ? (
+          <span className="text-zinc-700 dark:text-zinc-300">Export cancelled: no file was saved.</span>
         ) : job?.state === 'done' ? (
           <span className="text-zinc-700 dark:text-zinc-300">
             Saved {job.name} ({nf.format(job.rows)} rows).

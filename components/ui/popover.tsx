@@ -14,14 +14,18 @@ export function Popover({
   panelClassName = '',
   buttonClassName = '',
   onOpenChange,
+  open: controlled,
 }: {
   label: ReactNode;
   children: ReactNode;
   panelClassName?: string;
   buttonClassName?: string;
   onOpenChange?: (open: boolean) => void;
+  /** Given, the owner decides (it hears every change through `onOpenChange`). */
+  open?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
+  const [own, setOpen] = useState(false);
+  const open = controlled ?? own;
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useId();

@@ -5,8 +5,9 @@ import { indexOverview } from '@/lib/server/search-index/reads';
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
   subject: 'collections',
   query: overviewQuery,
+  // The page also gets the index's status; the API's envelope is the contract's.
   read: async ({ query }, context) => {
-    const { index: _index, ...body } = await indexOverview(context, query.range);
-    return body;
+    const { status, message, data } = await indexOverview(context, query.range);
+    return { status, message, data };
   },
 });

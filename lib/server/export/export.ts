@@ -38,7 +38,8 @@ function csvResponse(body: ReadableStream<Uint8Array>, count: number, source: 'i
       'X-Total-Count': String(count),
       'X-Export-Source': source,
       'X-Export-As-Of': asOf,
-      'Cache-Control': 'private, no-store',
+      // no-transform: the server's gzip would hold rows back in its buffer, and the progress bar with them.
+      'Cache-Control': 'private, no-store, no-transform',
       'X-Content-Type-Options': 'nosniff',
     },
   });

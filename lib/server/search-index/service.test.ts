@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -53,5 +53,29 @@ describe('the index service', () => {
     expect(status.state).toBe('off');
     expect(status.reason).toMatch(/disk holding the index is full/);
     await expect(service.queries()).rejects.toMatchObject({ code: 'index_unavailable' });
+  });
+});
+
+describe('the index service turned off', () => {
+  it('never opens a file when asked for queries, facets or a reader (INDEX=off)', async () => {
+    const offDir = mkdtempSync(join(tmpdir(), 'index-off-'));
+    vi.stubEnv('INDEX', 'off');
+    vi.stubEnv('INDEX_PATH', join(offDir, 'index.sqlite'));
+    vi.resetModules();
+    const global = globalThis as Record<symbol, unknown>;
+    const key = Symbol.for('collections-console.index-service');
+    const saved = global[key];
+    delete global[key];
+    try {
+      const off = (await import('./service')).indexService();
+      for (const call of [() => off.queries(), () => off.facets(), () => off.reader()])
+        await expect(call()).rejects.toMatchObject({ code: 'index_unavailable', message: /INDEX=off/ });
+      expect((await off.status()).state).toBe('off');
+      expect(existsSync(join(offDir, 'index.sqlite'))).toBe(false);
+    } finally {
+      global[key] = saved;
+      vi.stubEnv('INDEX', '');
+      rmSync(offDir, { recursive: true, force: true });
+    }
   });
 });

@@ -119,6 +119,8 @@ function createIndexService() {
   async function ensureOpen(): Promise<void> {
     // After a write fault (full disk, read-only), wait the retry interval before trying again.
     if (running || stopped || Date.now() < offUntil) return;
+    // Turned off (INDEX=off, or no secret for a real upstream): a query must never open it anyway.
+    if (disabledReason()) return;
     opening ??= open()
       .catch((error: unknown) => {
         offReason = describeOpenFailure(error);

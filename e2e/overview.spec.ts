@@ -1,0 +1,188 @@
+import type { APIRequestContext } from '@playwright/test';
+import type { Overview } from '../lib/api/overview';
+import type { Collection } from '../lib/api/schemas';
+import { firstLoadJs } from '../scripts/first-load-js';
+import { E2E } from './env';
+import { expect, indexReady, test } from './fixtures';
+
+/**
+ * `/overview` (contract section 8) against the e2e sandbox: its figures are
+ * checked against sums computed here from the sandbox's own records, read
+ * straight from the sandbox with the demo key, for the same range.
+ */
+const DAY = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+async function sandboxRecords(request: APIRequestContext, key: string): Promise<Collection[]> {
+  const all: Collection[] = [];
+  for (let page: number | null = 1; page;) {
+    const res = await request.get(`${E2E.sandboxURL}/public/collections?page=${page}&limit=100`, {
+      headers: { 'X-API-Key': key },
+    });
+    const body = (await res.json()) as { data: Collection[]; meta: { next: number | null } };
+    all.push(...body.data);
+    page = body.meta.next;
+  }
+  return all;
+}
+
+/** What the overview must say for a range of `days` ending today (UTC), computed from the records. */
+function expected(records: Collection[], days: number) {
+  const today = Date.parse(`${day(Date.now())}T00:00:00Z`);
+  const from = day(today - (days - 1) * DAY);
+  const to = day(today);
+  const prevFrom = day(today - (2 * days - 1) * DAY);
+  const prevTo = day(today - days * DAY);
+  const within = (iso: string | null, a: string, b: string) =>
+    iso !== null && day(Date.parse(iso)) >= a && day(Date.parse(iso)) <= b;
+  const currencies = new Map<string, Collection[]>();
+  for (const c of records) currencies.set(c.amount.currency, [...(currencies.get(c.amount.currency) ?? []), c]);
+  const sum = (list: Collection[]) => ({ count: list.length, amount: list.reduce((n, c) => n + c.amount.value, 0) });
+  return {
+    range: { from, to },
+    currencies: new Map(
+      [...currencies].map(([currency, list]) => {
+        const byStatus = new Map<string, Collection[]>();
+        for (const c of list) byStatus.set(c.status, [...(byStatus.get(c.status) ?? []), c]);
+        const created = list.filter((c) => within(c.createdAt, from, to));
+        const completed = list.filter((c) => within(c.completedAt, from, to));
+        const durations = completed
+          .map((c) => Date.parse(c.completedAt!) - Date.parse(c.createdAt))
+          .sort((a, b) => a - b);
+        return [
+          currency,
+          {
+            byStatus: Object.fromEntries([...byStatus].map(([s, l]) => [s, sum(l)])),
+            completed: sum(completed),
+            completedPrevious: sum(list.filter((c) => within(c.completedAt, prevFrom, prevTo))),
+            created: created.length,
+            completionRate: created.length ? created.filter((c) => c.completedAt).length / created.length : null,
+            median: durations.length ? durations[Math.ceil(durations.length / 2) - 1]! : null,
+          },
+        ];
+      }),
+    ),
+  };
+}
+
+test.describe('/overview', () => {
+  test.beforeEach(async ({ request }) => indexReady(request));
+
+  test('answers per currency with the sandbox’s own sums, for the chosen range', async ({ request, sandbox }) => {
+    const records = await sandboxRecords(request, sandbox.demo.key);
+    for (const [range, days] of [
+      ['7d', 7],
+      ['30d', 30],
+      ['90d', 90],
+    ] as const) {
+      const res = await request.get(`/api/overview?range=${range}`);
+      expect(res.headers()['cache-control']).toBe('private, no-store');
+      const { data } = (await res.json()) as { data: Overview };
+      const want = expected(records, days);
+      expect(data.range).toEqual(want.range);
+      expect(data.coverage).toBe(1);
+      expect(data.currencies.map((c) => c.currency).sort()).toEqual([...want.currencies.keys()].sort());
+      for (const c of data.currencies) {
+        const w = want.currencies.get(c.currency)!;
+        expect(Object.fromEntries(c.byStatus.map((s) => [s.status, { count: s.count, amount: s.amount }]))).toEqual(
+          w.byStatus,
+        );
+        expect(c.completed).toEqual(w.completed);
+        expect(c.completedPrevious).toEqual(w.completedPrevious);
+        expect(c.created).toBe(w.created);
+        expect(c.completionRate).toBe(w.completionRate);
+        if (w.median === null) expect(c.medianTimeToCompleteMs).toBeNull();
+        else expect(Math.abs(c.medianTimeToCompleteMs! - w.median) / w.median).toBeLessThan(0.01);
+        // Created per day adds up to created in the range; completed amounts per day to the completed sum.
+        const mine = data.perDay.filter((d) => d.currency === c.currency);
+        expect(mine.reduce((n, d) => n + d.created, 0)).toBe(w.created);
+        expect(mine.reduce((n, d) => n + d.completedAmount, 0)).toBe(w.completed.amount);
+      }
+    }
+  });
+
+  test('names a bad range in a 400, and the page corrects it', async ({ request, page }) => {
+    const res = await request.get('/api/overview?range=1y');
+    expect(res.status()).toBe(400);
+    expect((await res.json()).message).toContain('range');
+    await page.goto('/overview?range=1y');
+    await expect(page).toHaveURL(/\/overview\?range=30d$/);
+  });
+
+  test('is in the navigation, shows the freshness line, and switches range by URL', async ({ page }) => {
+    await page.goto('/collections');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    await expect(page.getByText(/as of .* of \d+ indexed/)).toBeVisible();
+    const range = page.getByRole('navigation', { name: 'Range' });
+    await expect(range.getByRole('link', { name: '30 days' })).toHaveAttribute('aria-current', 'page');
+    await range.getByRole('link', { name: '7 days' }).click();
+    await expect(page).toHaveURL(/range=7d/);
+    await expect(range.getByRole('link', { name: '7 days' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('heading', { name: /collections created per day/ }).first()).toBeVisible();
+  });
+
+  test('links every status figure to the list it counts', async ({ page, request }) => {
+    const { data } = (await (await request.get('/api/overview')).json()) as { data: Overview };
+    const top = data.currencies[0]!;
+    const pending = top.byStatus.find((s) => s.status === 'pending')!;
+    await page.goto('/overview');
+    const section = page.getByRole('region', { name: top.currency, exact: true });
+    const table = section.getByRole('table', { name: `${top.currency} collections by status, all time` });
+    await table
+      .getByRole('row', { name: /^pending/ })
+      .getByRole('link')
+      .first()
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/collections\\?status=pending&currency=${top.currency}$`));
+    const list = await (await request.get(`/api/collections?status=pending&currency=${top.currency}`)).json();
+    expect(list.meta.count).toBe(pending.count);
+    await expect(page.getByRole('button', { name: /^Status\W+Pending/ })).toBeVisible();
+  });
+
+  test('draws its charts on the server: there without JavaScript, with a text summary and a table', async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${baseURL}/overview?range=30d`);
+    const chart = page.getByRole('figure', { name: /collections created per day/ }).first();
+    await expect(chart.getByRole('img', { name: /created in the last 30 days/ })).toBeVisible();
+    await expect(chart.locator('svg path').first()).toHaveAttribute('d', /^M/);
+    await chart.getByText('Show as table').click();
+    await expect(chart.getByRole('table')).toBeVisible();
+    await context.close();
+  });
+
+  test('ships no chart code to the browser, and no more JS than the list', async ({ browser, baseURL }) => {
+    const overview = await firstLoadJs(browser, `${baseURL}/overview`);
+    const list = await firstLoadJs(browser, `${baseURL}/collections`);
+    expect(overview.gzip).toBeLessThanOrEqual(list.gzip);
+    // d3's tick step constants (Math.sqrt(50), folded or not) would be in any bundle that draws.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const scripts: Promise<string>[] = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(r.text());
+    });
+    await page.goto(`${baseURL}/overview`, { waitUntil: 'networkidle' });
+    for (const text of await Promise.all(scripts)) {
+      expect(text).not.toContain('Math.sqrt(50)');
+      expect(text).not.toContain('7.0710678118654755');
+    }
+    await context.close();
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`is axe-clean in ${colorScheme} mode, at 1280 px and 375 px`, async ({ page, axe }) => {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto('/overview?range=90d');
+        await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+        await axe(page);
+      }
+    });
+  }
+});
