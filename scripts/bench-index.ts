@@ -8,6 +8,10 @@
  * - /api/search p95 at one connection for each kind of query;
  * - filtered /api/collections p95 for the first, a middle and the last page;
  * - the live list page's p50 with a default-paced sync running against none;
+ * - the overview: /overview server render and /api/overview p95 per range;
+ * - CSV export of the whole account and of a filtered view: rows per second,
+ *   dashboard RSS growth while it streams, CPU after a cancelled download, and
+ *   search p50 while an export runs against none;
  * - freshness: a collection added upstream, until search returns it (defaults).
  */
 import autocannon from 'autocannon';
@@ -15,7 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runBin } from './run-bin.mjs';
-import { rssMb, serverPid, sleep, waitFor } from './server-processes';
+import { cpuMs, rssMb, serverPid, sleep, waitFor } from './server-processes';
 
 type Report = {
   fact(name: string, value: number | string, unit?: string): void;
@@ -154,7 +158,90 @@ export async function benchIndex(options: {
     );
   }
 
-  // 4. Freshness with the defaults (poll every 15 s): added upstream until search returns it.
+  // 4. The overview, from the roll-ups: the page's whole server render, and its API.
+  for (const range of ['30d', 'all'] as const) {
+    report.fact(
+      `overview: /overview?range=${range} server render p95`,
+      round(await p95(`${base}/overview?range=${range}`, 30)),
+      'ms',
+    );
+    report.fact(
+      `overview: /api/overview?range=${range} p95`,
+      round(await p95(`${base}/api/overview?range=${range}`, 30)),
+      'ms',
+    );
+  }
+  const html = await (await fetch(`${base}/overview?range=all`)).arrayBuffer();
+  report.fact('overview: /overview?range=all HTML', round(html.byteLength / 1024, 0), 'KiB');
+
+  // 5. CSV export from the index: throughput and memory while streaming, a cancel, and its effect on others.
+  const servedPid = serverPid(served.pid!);
+  const exportRun = async (query: string) => {
+    const rssBefore = rssMb(servedPid);
+    let peak = rssBefore;
+    const watch = setInterval(() => (peak = Math.max(peak, rssMb(servedPid))), 200);
+    const t = performance.now();
+    const res = await fetch(`${base}/api/export/collections.csv?${query}`);
+    if (!res.ok) throw new Error(`export: ${res.status}`);
+    let rows = -1;
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const byte of value) if (byte === 10) rows++;
+    }
+    clearInterval(watch);
+    const seconds = (performance.now() - t) / 1000;
+    if (rows !== Number(res.headers.get('x-total-count')))
+      throw new Error(`export: ${rows} rows, header says ${res.headers.get('x-total-count')}`);
+    return { rows, seconds, growth: peak - rssBefore };
+  };
+  const whole = await exportRun('contacts=1');
+  report.fact(
+    `export: ${whole.rows.toLocaleString('en')} rows with contacts, from the index`,
+    Math.round(whole.rows / whole.seconds),
+    'rows/s',
+  );
+  report.fact('export: dashboard RSS growth while exporting them', Math.round(whole.growth), 'MB');
+  const filtered = await exportRun('status=pending&sort=-amount');
+  report.fact(
+    `export: ${filtered.rows.toLocaleString('en')} pending rows by amount`,
+    Math.round(filtered.rows / filtered.seconds),
+    'rows/s',
+  );
+  {
+    // A download cancelled after its first megabyte: the server's CPU in the second that follows.
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/export/collections.csv`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    for (let got = 0; got < 2 ** 20;) got += (await reader.read()).value?.byteLength ?? 2 ** 20;
+    controller.abort();
+    await sleep(200);
+    const cpu = cpuMs(servedPid);
+    await sleep(1000);
+    report.fact('export: dashboard CPU in the second after a cancelled download', cpuMs(servedPid) - cpu, 'ms');
+  }
+  {
+    // Search while an export streams (read as fast as it comes) against search alone, interleaved.
+    const q = `${base}/api/search?${new URLSearchParams({ q: c.email })}`;
+    const lone: number[] = [];
+    const during: number[] = [];
+    for (let round_ = 0; round_ < 3; round_++) {
+      for (let i = 0; i < 20; i++) lone.push(await timed(q));
+      const running = exportRun('');
+      await sleep(300);
+      for (let i = 0; i < 20; i++) during.push(await timed(q));
+      await running;
+    }
+    report.row(
+      'export: /api/search p50 while an export streams vs alone',
+      round(percentile(during, 50)),
+      round(percentile(lone, 50)),
+      'ms',
+    );
+  }
+
+  // 6. Freshness with the defaults (poll every 15 s): added upstream until search returns it.
   const tag = Math.random().toString(36).slice(2, 10);
   const email = `fresh.${tag}@example.com`;
   const res = await fetch(`${sandbox}/__sandbox/collections`, {
@@ -182,7 +269,7 @@ export async function benchIndex(options: {
   );
   served.kill('SIGTERM');
 
-  // 5. The live list while a default-paced sync runs, against a dashboard with the index off.
+  // 7. The live list while a default-paced sync runs, against a dashboard with the index off.
   const off = `http://127.0.0.1:${offPort}`;
   const paced = `http://127.0.0.1:${pacedPort}`;
   dashboard(offPort, { INDEX: 'off' });

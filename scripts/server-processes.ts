@@ -35,3 +35,9 @@ export function serverPid(parent: number): number {
 
 export const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux: /proc, clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
