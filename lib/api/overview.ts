@@ -66,7 +66,7 @@ export type CurrencyOverview = {
 };
 
 export type PerDay = {
-  /** `YYYY-MM-DD`: the day, or the first day of the month when `bucket` is `month`. */
+  /** `YYYY-MM-DD`: the day, or the first day of the month or year the bucket starts. */
   date: string;
   currency: string;
   status: string;
@@ -77,8 +77,8 @@ export type PerDay = {
 export type Overview = {
   /** Whole UTC days, both inclusive; `from` null for `all` on an empty index. */
   range: { from: string | null; to: string };
-  /** `day` for 7d/30d/90d; `month` for `all`, whose span can be years. */
-  bucket: 'day' | 'month';
+  /** `day` for 7d/30d/90d; `month` for `all`, or `year` when all time spans more than ten years. */
+  bucket: 'day' | 'month' | 'year';
   currencies: CurrencyOverview[];
   perDay: PerDay[];
   asOf: string | null;

@@ -33,8 +33,8 @@ function steps(from: string, to: string, bucket: Bucket): string[] {
   }
 }
 
-export function chartBucket(range: { from: string | null; to: string }, bucket: 'day' | 'month'): Bucket {
-  if (bucket === 'day' || !range.from) return bucket;
+export function chartBucket(range: { from: string | null; to: string }, bucket: Bucket): Bucket {
+  if (bucket !== 'month' || !range.from) return bucket;
   const months =
     (Number(range.to.slice(0, 4)) - Number(range.from.slice(0, 4))) * 12 +
     Number(range.to.slice(5, 7)) -

@@ -10,6 +10,7 @@ import type { IndexStore } from './store';
  * Days are whole UTC days; amounts are summed per currency, never across.
  */
 const DAY_MS = 86_400_000;
+const MAX_MONTHS = 120;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function rangeDays(range: Exclude<Range, 'all'>, now: number) {
@@ -46,9 +47,24 @@ export function createOverview(store: IndexStore) {
     const all = range === 'all';
     const days = all ? null : rangeDays(range, now);
     const to = dayOf(now);
-    const grain = all ? 'm' : 'd';
+    // All time by month, or by year past ten years: a chart of a few hundred points at most.
+    const first = all
+      ? await rollups()
+          .where('grain', '=', 'm')
+          .where('created_count', '!=', 0)
+          .select(sql<string | null>`min(period)`.as('first'))
+          .executeTakeFirst()
+      : null;
+    const firstMonth = first?.first ?? null;
+    const months = firstMonth
+      ? (Number(to.slice(0, 4)) - Number(firstMonth.slice(0, 4))) * 12 +
+        Number(to.slice(5, 7)) -
+        Number(firstMonth.slice(5, 7))
+      : 0;
+    const grain = !all ? 'd' : months > MAX_MONTHS ? 'y' : 'm';
+    const bucket: Overview['bucket'] = grain === 'd' ? 'day' : grain === 'm' ? 'month' : 'year';
 
-    const [byStatus, current, previous, perDayRows, durations, first] = await Promise.all([
+    const [byStatus, current, previous, perDayRows, durations] = await Promise.all([
       rollups()
         .where('grain', '=', 'a')
         .where('created_count', '!=', 0)
@@ -76,13 +92,6 @@ export function createOverview(store: IndexStore) {
           .groupBy(['currency', 'bucket'])
           .execute();
       })(),
-      all
-        ? rollups()
-            .where('grain', '=', 'm')
-            .where('created_count', '!=', 0)
-            .select(sql<string | null>`min(period)`.as('first'))
-            .executeTakeFirst()
-        : Promise.resolve(null),
     ]);
 
     const currencies = new Map<string, CurrencyOverview>();
@@ -129,7 +138,7 @@ export function createOverview(store: IndexStore) {
       entry(currency).medianTimeToCompleteMs = histogramMedianMs(histogram);
 
     const perDay: PerDay[] = perDayRows.map((row) => ({
-      date: all ? `${row.period}-01` : row.period,
+      date: grain === 'd' ? row.period : grain === 'm' ? `${row.period}-01` : `${row.period}-01-01`,
       currency: row.currency,
       status: row.status,
       created: Number(row.created_count),
@@ -144,8 +153,8 @@ export function createOverview(store: IndexStore) {
       }))
       .sort((a, b) => total(b) - total(a) || a.currency.localeCompare(b.currency));
     return {
-      range: { from: days ? days.from : first?.first ? `${first.first}-01` : null, to: days ? days.to : to },
-      bucket: all ? 'month' : 'day',
+      range: { from: days ? days.from : firstMonth ? `${firstMonth}-01` : null, to: days ? days.to : to },
+      bucket,
       currencies: list,
       perDay,
     };

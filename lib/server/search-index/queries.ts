@@ -263,10 +263,13 @@ export function createQueries(store: IndexStore) {
      */
     exportQuery(filters: Filters) {
       const [column, direction] = SORT_COLUMN[filters.sort];
+      // CROSS JOIN fixes the order in SQLite: the sorted rows drive, each one's details looked up by key.
+      // (An inner join let the planner scan the details and sort all of them in a temporary B-tree:
+      // measured 97 MB of RSS growth exporting a million rows.)
       return (rows(filters, filters.q ? searchPlan(filters.q) : null) as ListRows)
-        .innerJoin('collection_details as d', (join) =>
-          join.onRef('d.account', '=', 'collections.account').onRef('d.id', '=', 'collections.id'),
-        )
+        .crossJoin('collection_details as d')
+        .whereRef('d.account', '=', 'collections.account')
+        .whereRef('d.id', '=', 'collections.id')
         .select([
           'collections.id',
           'collections.status',

@@ -236,6 +236,18 @@ describe('overview', () => {
     expect(o.perDay.filter((d) => d.currency === 'NGN' && d.date === '2026-11-01')).toHaveLength(2);
   });
 
+  it('reads all time by year when it spans more than ten years', async () => {
+    await store.upsert(
+      [record('pay_7', { status: 'pending', currency: 'NGN', value: 1, createdAt: '1990-06-01T00:00:00.000Z' })],
+      '2026-11-23T00:00:00.000Z',
+    );
+    const o = await createQueries(store).overview('all', NOW);
+    expect(o.bucket).toBe('year');
+    expect(o.range.from).toBe('1990-06-01');
+    expect(o.perDay.find((d) => d.date === '1990-01-01')).toMatchObject({ currency: 'NGN', created: 1 });
+    expect(o.perDay.filter((d) => d.currency === 'NGN' && d.date === '2026-01-01').length).toBeGreaterThan(0);
+  });
+
   it('moves a record between statuses when it completes', async () => {
     await store.upsert(
       [

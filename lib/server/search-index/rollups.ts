@@ -51,6 +51,7 @@ export function histogramMedianMs(histogram: Array<[number, number]>): number | 
 const periods = (iso: string): Array<[Grain, string]> => [
   ['d', iso.slice(0, 10)],
   ['m', iso.slice(0, 7)],
+  ['y', iso.slice(0, 4)],
   ['a', ''],
 ];
 

@@ -56,12 +56,12 @@ export type IndexDatabase = {
   sync_lease: { account: number; owner: string; expires_at: number };
   /**
    * Counts and sums per currency and status (rollups.ts): grain `d` by day (`YYYY-MM-DD`), `m` by month
-   * (`YYYY-MM`), `a` the whole account (period `''`). `created_*` count a record in the period of its
+   * (`YYYY-MM`), `y` by year (`YYYY`), `a` the whole account (period `''`). `created_*` count a record in the period of its
    * `createdAt`, `completed_*` in the period of its `completedAt`.
    */
   rollups: {
     account: number;
-    grain: 'd' | 'm' | 'a';
+    grain: 'd' | 'm' | 'y' | 'a';
     period: string;
     currency: string;
     status: string;
@@ -75,7 +75,7 @@ export type IndexDatabase = {
   /** Time from created to completed, as a histogram (rollups.ts `durationBucket`), by completion period. */
   rollup_durations: {
     account: number;
-    grain: 'd' | 'm' | 'a';
+    grain: 'd' | 'm' | 'y' | 'a';
     period: string;
     currency: string;
     bucket: number;

@@ -102,7 +102,7 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
  */
 const RECORDS_PER_SLICE = 25;
 /** Bumped when what the roll-ups count changes: they are then recomputed from the rows at open. */
-const ROLLUPS_VERSION = '1';
+const ROLLUPS_VERSION = '2';
 const RECORDS_PER_BULK_SLICE = 100;
 const TOKENS_PER_STATEMENT = 2_000;
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
