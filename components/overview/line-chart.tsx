@@ -58,6 +58,8 @@ export function LineChart({
     .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
   const draw = (name: string) =>
     line<ChartPoint>()
+      // A tenth of a unit is finer than any screen shows: shorter paths, smaller pages.
+      .digits(1)
       .x((p) => x(at(p.date)))
       .y((p) => y(p.values[name] ?? 0))(points) ?? '';
   // Four ticks at most: the labels stay apart on a phone, where the chart is drawn smaller.
@@ -176,17 +178,16 @@ export function LineChart({
           Show as table
         </summary>
         <div className="mt-2 max-h-80 overflow-auto">
-          <table className="w-full text-left text-xs tabular-nums">
+          {/* Styled from the table (no class per cell): an all-time table can have hundreds of rows. */}
+          <table className="w-full text-left text-xs tabular-nums [&_td]:py-1 [&_td]:pr-3 [&_td]:text-right [&_th]:py-1 [&_th]:pr-3 [&_tr]:border-b [&_tr]:border-zinc-100 dark:[&_tr]:border-zinc-900 [&_tbody_th]:font-normal [&_thead_th]:font-medium [&_thead_th:not(:first-child)]:text-right">
             <caption className="sr-only">
               {title}: {unit}
             </caption>
             <thead>
-              <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  {bucket === 'day' ? 'Day (UTC)' : bucket === 'month' ? 'Month' : 'Year'}
-                </th>
+              <tr>
+                <th scope="col">{bucket === 'day' ? 'Day (UTC)' : bucket === 'month' ? 'Month' : 'Year'}</th>
                 {series.map((s) => (
-                  <th key={s} scope="col" className="py-1 pr-3 text-right font-medium">
+                  <th key={s} scope="col">
                     {s}
                   </th>
                 ))}
@@ -194,14 +195,10 @@ export function LineChart({
             </thead>
             <tbody>
               {points.map((p) => (
-                <tr key={p.date} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <th scope="row" className="py-1 pr-3 font-normal">
-                    {formatDay(p.date, bucket === 'day' ? 'full' : bucket)}
-                  </th>
+                <tr key={p.date}>
+                  <th scope="row">{formatDay(p.date, bucket === 'day' ? 'full' : bucket)}</th>
                   {series.map((s) => (
-                    <td key={s} className="py-1 pr-3 text-right">
-                      {format(p.values[s] ?? 0)}
-                    </td>
+                    <td key={s}>{format(p.values[s] ?? 0)}</td>
                   ))}
                 </tr>
               ))}

@@ -54,9 +54,11 @@ export function csvColumns(contacts: boolean): string[] {
 const FORMULA_START = /^[=+\-@\t\r]/;
 export const neutralise = (cell: string): string => (FORMULA_START.test(cell) ? `'${cell}` : cell);
 
-/** ISO 8601 UTC, whatever offset the upstream wrote. */
+/** ISO 8601 UTC, whatever offset the upstream wrote (the index's times already are: kept as they are). */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const utc = (value: string | null) => {
   if (!value) return '';
+  if (ISO_UTC.test(value)) return value;
   const at = Date.parse(value);
   return Number.isNaN(at) ? value : new Date(at).toISOString();
 };
