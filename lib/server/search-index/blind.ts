@@ -28,6 +28,9 @@ const derive = (secret: string, info: string) =>
   Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), SALT, Buffer.from(info, 'utf8'), 32));
 const mac = (key: Buffer, value: string) => createHmac('sha256', key).update(value, 'utf8').digest();
 
+/** What a row's sealed contact is bound to (AES-GCM's additional data): its account's key and its id. */
+export const sealAad = (accountKey: string, id: string) => `${accountKey}/${id}`;
+
 export function blindKeys(secret: string): BlindKeys {
   if (secret.length < 32) throw new Error('INDEX_SECRET must be at least 32 characters');
   const tokenKeys = Object.fromEntries(TOKEN_KINDS.map((k) => [k, derive(secret, `token:${k}`)])) as Record<

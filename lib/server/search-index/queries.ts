@@ -3,11 +3,10 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
 import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
-import { nameTokens, normaliseEmail, phoneDigits, referenceKey, type TokenKind } from './blind';
-import type { ExportRecord } from '../export/csv';
+import { nameTokens, normaliseEmail, phoneDigits, referenceKey, sealAad, type TokenKind } from './blind';
 import { createOverview } from './overview';
 import type { IndexDatabase } from './schema';
-import { sealAad, type IndexStore } from './store';
+import type { IndexStore } from './store';
 
 /**
  * Reads of the index: search, filtered and sorted pages, option counts. Every
@@ -259,7 +258,7 @@ export function createQueries(store: IndexStore) {
 
     /**
      * Every row a filtered, sorted or searched view holds, in its order, with what the export writes:
-     * one query, read row by row on a reader of its own (store `openReader`).
+     * one query, read row by row on a connection of its own (export/index-export-worker.ts).
      */
     exportQuery(filters: Filters) {
       const [column, direction] = SORT_COLUMN[filters.sort];
@@ -291,31 +290,6 @@ export function createQueries(store: IndexStore) {
     exportCountQuery(filters: Filters) {
       const q = rows(filters, filters.q ? searchPlan(filters.q) : null) as ListRows;
       return q.select(sql<number>`count(*)`.as('n'));
-    },
-
-    /** An export row as a record, its contact opened (e-mail and phone only when asked for). */
-    exportRecord(row: ExportRow, contacts: boolean): ExportRecord {
-      let contact: ExportRecord['contact'] = { firstName: '', lastName: '' };
-      try {
-        const opened = keys.open(row.contact_sealed, sealAad(accountKey, row.id));
-        contact = contacts
-          ? { firstName: opened.firstName, lastName: opened.lastName, email: opened.email, phone: opened.phone }
-          : { firstName: opened.firstName, lastName: opened.lastName };
-      } catch {
-        // Sealed under another secret: written without a contact, rebuilt by the next scan.
-      }
-      return {
-        id: row.id,
-        reference: row.reference,
-        status: row.status,
-        type: row.type,
-        amount: { value: Number(row.amount_value), currency: row.currency },
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-        completedAt: row.completed_at,
-        contact,
-        lineItemCount: Number(row.line_item_count),
-      };
     },
 
     /** Each status and currency with its count, for the filter menus (whole account). */

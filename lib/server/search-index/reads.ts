@@ -17,7 +17,7 @@ function pageMeta(count: number, page: number, limit: number) {
 }
 
 /** A store fault met while answering (a damaged or vanished file) is a 503 while the index rebuilds. */
-export async function guarded<T>(read: () => Promise<T>): Promise<T> {
+async function guarded<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {

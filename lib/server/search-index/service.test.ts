@@ -68,7 +68,7 @@ describe('the index service turned off', () => {
     delete global[key];
     try {
       const off = (await import('./service')).indexService();
-      for (const call of [() => off.queries(), () => off.facets(), () => off.reader()])
+      for (const call of [() => off.queries(), () => off.facets(), () => off.readerSpec()])
         await expect(call()).rejects.toMatchObject({ code: 'index_unavailable', message: /INDEX=off/ });
       expect((await off.status()).state).toBe('off');
       expect(existsSync(join(offDir, 'index.sqlite'))).toBe(false);

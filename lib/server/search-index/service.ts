@@ -10,7 +10,7 @@ import { AppError } from '../errors';
 import { logger } from '../logger';
 import { blindKeys } from './blind';
 import { createQueries, type IndexQueries } from './queries';
-import { openIndexStore, type IndexReader, type IndexStore } from './store';
+import { openIndexStore, type IndexStore } from './store';
 import { createSync, isErrorState, type IndexSync } from './sync';
 
 /**
@@ -39,7 +39,7 @@ export type IndexStatus = {
   reason?: string;
 };
 
-type Running = { store: IndexStore; queries: IndexQueries; sync: IndexSync; inode: number };
+type Running = { store: IndexStore; queries: IndexQueries; sync: IndexSync; inode: number; secret: string };
 
 const REOPEN_MS = 60_000;
 const FACETS_TTL_MS = 30_000;
@@ -110,7 +110,7 @@ function createIndexService() {
       owner,
       log: logger,
     });
-    running = { store, queries: createQueries(store), sync, inode: statSync(path).ino };
+    running = { store, queries: createQueries(store), sync, inode: statSync(path).ino, secret };
     offReason = null;
     cached = null;
     logger.info({ opened: store.opened }, 'index: open');
@@ -291,10 +291,13 @@ function createIndexService() {
       return running.queries;
     },
 
-    /** A read-only connection of its own for one long read (an export), or `index_unavailable`. */
-    async reader(): Promise<IndexReader> {
+    /**
+     * What a reader in another thread needs (the export's worker): the file, the secret its keys come
+     * from, and the account's key. Stays in this process; `index_unavailable` when the index is off.
+     */
+    async readerSpec(): Promise<{ path: string; secret: string; accountKey: string }> {
       await this.queries();
-      return running!.store.openReader();
+      return { path, secret: running!.secret, accountKey: running!.store.accountKey };
     },
 
     /**

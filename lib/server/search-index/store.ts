@@ -1,11 +1,11 @@
 import 'server-only';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql, type Compilable, type Transaction } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
-import { contactTokens, referenceKey, type BlindKeys } from './blind';
+import { contactTokens, referenceKey, sealAad, type BlindKeys } from './blind';
 import { migrationProvider } from './migrations';
 import { applyDelta, pruneRollups, rebuildRollups, RollupDelta, type RollupRecord } from './rollups';
 import type { IndexDatabase } from './schema';
@@ -45,11 +45,6 @@ export type IndexStore = {
   releaseNow(owner: string): void;
   /** Rows visible to searches. */
   indexedCount(): Promise<number>;
-  /**
-   * A read-only connection of its own, for one long read (an export): it sees one consistent snapshot,
-   * never waits for the sync's writes and never makes anyone wait for it. Close it when done.
-   */
-  openReader(): IndexReader;
   /** Refreshes the query planner's statistics (after a full scan: the shape of the data is known). */
   analyze(): Promise<void>;
   close(): Promise<void>;
@@ -57,16 +52,7 @@ export type IndexStore = {
   opened: 'new' | 'existing' | 'rebuilt';
 };
 
-/** A long read's own connection: rows pulled one at a time, so a reader that stops stops the read. */
-export type IndexReader = {
-  first<T>(query: Compilable<T>): T | undefined;
-  rows<T>(query: Compilable<T>): IterableIterator<T>;
-  close(): void;
-};
-
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
-
-export const sealAad = (accountKey: string, id: string) => `${accountKey}/${id}`;
 
 function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collection, seenAt: string) {
   const { firstName, lastName, email, phone } = c.contact;
@@ -454,30 +440,6 @@ export async function openIndexStore(options: {
           .where('account', '=', account)
           .executeTakeFirstOrThrow();
         return Number(row.n);
-      },
-      openReader() {
-        const reader = new Database(options.path, { readonly: true, fileMustExist: true });
-        reader.pragma('busy_timeout = 5000');
-        reader.pragma('cache_size = -16384');
-        // One transaction: every read of this reader (a count, then the rows) sees the same snapshot.
-        reader.exec('BEGIN');
-        const prepared = <T>(query: Compilable<T>) => {
-          const { sql: text, parameters } = query.compile();
-          return { statement: reader.prepare(text), parameters: parameters as unknown[] };
-        };
-        return {
-          first<T>(query: Compilable<T>) {
-            const { statement, parameters } = prepared(query);
-            return statement.get(...parameters) as T | undefined;
-          },
-          rows<T>(query: Compilable<T>) {
-            const { statement, parameters } = prepared(query);
-            return statement.iterate(...parameters) as IterableIterator<T>;
-          },
-          close() {
-            if (reader.open) reader.close();
-          },
-        };
       },
       async analyze() {
         await pruneRollups(db, account);
