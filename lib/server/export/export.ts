@@ -80,7 +80,11 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
     contacts: input.contacts,
     rowsPerChunk: ROWS_PER_CHUNK,
   };
-  const worker = new Worker(new URL('./index-export-worker.ts', import.meta.url), { workerData: job });
+  // A small heap for the worker: it holds two chunks at a time, and garbage collected early keeps RSS flat.
+  const worker = new Worker(new URL('./index-export-worker.ts', import.meta.url), {
+    workerData: job,
+    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+  });
   const next = inbox(worker);
   let finished = false;
   const finish = () => {
