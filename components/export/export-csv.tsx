@@ -3,9 +3,9 @@
 import { useRef, useState } from 'react';
 import { Button, focusRing } from '@/components/ui/button';
 import { Popover } from '@/components/ui/popover';
+import { LIVE_EXPORT_MAX_ROWS as LIVE_MAX } from '@/lib/api/export';
 
 const nf = new Intl.NumberFormat('en');
-const LIVE_MAX = 10_000;
 
 type Job =
   | { state: 'running'; received: number; total: number | null }

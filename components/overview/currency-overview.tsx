@@ -16,7 +16,7 @@ const link = `rounded underline decoration-zinc-400 underline-offset-2 hover:dec
 const listHref = (filters: Partial<ListState>) => collectionsHref({ ...defaults(listStateSchema), ...filters });
 
 /** "in the last 30 days (24 Oct – 22 Nov 2026)", or "since Jan 2025" for all time. */
-export function rangePhrase(range: Range, span: Overview['range']): string {
+function rangePhrase(range: Range, span: Overview['range']): string {
   if (range === 'all') return span.from ? `since ${formatDay(span.from, 'month')}` : 'so far';
   return `in the ${RANGE_LABELS[range].toLowerCase()} (${formatDay(span.from!)} – ${formatDay(span.to, 'full')})`;
 }

@@ -64,7 +64,6 @@ export function LineChart({
       .y((p) => y(p.values[name] ?? 0))(points) ?? '';
   // Four ticks at most: the labels stay apart on a phone, where the chart is drawn smaller.
   const xTicks = x.ticks(Math.min(4, Math.max(1, points.length)));
-  const tickBucket: ChartBucket | 'full' = bucket === 'day' ? 'day' : bucket;
   const markers = points.length <= 31;
 
   return (
@@ -115,7 +114,7 @@ export function LineChart({
             textAnchor="middle"
             className="fill-zinc-600 dark:fill-zinc-400"
           >
-            {formatDay(t.toISOString().slice(0, 10), tickBucket)}
+            {formatDay(t.toISOString().slice(0, 10), bucket)}
           </text>
         ))}
         <line

@@ -1,5 +1,6 @@
 import 'server-only';
 import { stringify } from 'csv-stringify/sync';
+import type { CollectionSummary } from '@/lib/api/summary';
 import { formatAmount } from '@/lib/format/money';
 
 /**
@@ -8,17 +9,9 @@ import { formatAmount } from '@/lib/format/money';
  * UTF-8 with a byte-order mark so spreadsheets read it as UTF-8, and no cell a
  * spreadsheet would run as a formula.
  */
-export type ExportRecord = {
-  id: string;
-  reference: string;
-  status: string;
-  type: string;
-  amount: { value: number; currency: string };
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-  contact: { firstName: string; lastName: string; email?: string; phone?: string };
-  lineItemCount: number;
+/** A collection summary whose contact may also carry e-mail and phone ("Include contact details"). */
+export type ExportRecord = Omit<CollectionSummary, 'contact'> & {
+  contact: CollectionSummary['contact'] & { email?: string; phone?: string };
 };
 
 export type CsvOptions = {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { LIVE_EXPORT_MAX_ROWS as LIVE_MAX_ROWS } from '@/lib/api/export';
 import type { ListState } from '@/lib/api/list-state';
 import type { Collection } from '@/lib/api/schemas';
 import { assertContext, type RequestContext } from '../context';
@@ -24,7 +25,6 @@ import { abortableSleep, livePages, PAGE_SIZE } from './live-pages';
  */
 export type ExportInput = ListState & { contacts: boolean; live: boolean };
 
-export const LIVE_MAX_ROWS = 10_000;
 /**
  * Rows per chunk: one message from the reader's worker and one pull of the client's stream; writing
  * it is the longest the export holds this thread (about 2 ms) before other requests get a turn.

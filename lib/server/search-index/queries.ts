@@ -59,6 +59,15 @@ const SORT_COLUMN: Record<Sort, ['created_at' | 'amount_value' | 'updated_at', '
 };
 
 type DetailRow = IndexDatabase['collection_details'];
+/** What filters, sorts and a page of results read of the narrow rows. */
+const NARROW_COLUMNS = [
+  'collections.id',
+  'collections.status',
+  'collections.amount_value',
+  'collections.currency',
+  'collections.created_at',
+  'collections.updated_at',
+] as const;
 /** What the export reads of a row. */
 export type ExportRow = NarrowRow & Omit<DetailRow, 'account' | 'id' | 'line_item_totals'>;
 type NarrowRow = Pick<
@@ -140,19 +149,15 @@ export function createQueries(store: IndexStore) {
     return withFilters(joined, filters);
   }
 
+  /** A view's rows: the list's filters, and its search when it has one (`q`). */
+  const viewRows = (filters: Filters) => rows(filters, filters.q ? searchPlan(filters.q) : null) as ListRows;
+
   async function page(query: Rows | ListRows, sort: Sort, pageNumber: number, limit: number) {
     const [column, direction] = SORT_COLUMN[sort];
     const q = query as ListRows;
     const [narrow, total] = await Promise.all([
       q
-        .select([
-          'collections.id',
-          'collections.status',
-          'collections.amount_value',
-          'collections.currency',
-          'collections.created_at',
-          'collections.updated_at',
-        ])
+        .select(NARROW_COLUMNS)
         .orderBy(`collections.${column}`, direction)
         // Ties (equal amounts, equal times) in a fixed order, so pages never repeat or skip a row.
         .orderBy('collections.id', direction)
@@ -265,31 +270,18 @@ export function createQueries(store: IndexStore) {
       // CROSS JOIN fixes the order in SQLite: the sorted rows drive, each one's details looked up by key.
       // (An inner join let the planner scan the details and sort all of them in a temporary B-tree:
       // measured 97 MB of RSS growth exporting a million rows.)
-      return (rows(filters, filters.q ? searchPlan(filters.q) : null) as ListRows)
+      return viewRows(filters)
         .crossJoin('collection_details as d')
         .whereRef('d.account', '=', 'collections.account')
         .whereRef('d.id', '=', 'collections.id')
-        .select([
-          'collections.id',
-          'collections.status',
-          'collections.amount_value',
-          'collections.currency',
-          'collections.created_at',
-          'collections.updated_at',
-          'd.reference',
-          'd.type',
-          'd.completed_at',
-          'd.line_item_count',
-          'd.contact_sealed',
-        ])
+        .select([...NARROW_COLUMNS, 'd.reference', 'd.type', 'd.completed_at', 'd.line_item_count', 'd.contact_sealed'])
         .orderBy(`collections.${column}`, direction)
         .orderBy('collections.id', direction);
     },
 
     /** How many rows the export of a view writes. */
     exportCountQuery(filters: Filters) {
-      const q = rows(filters, filters.q ? searchPlan(filters.q) : null) as ListRows;
-      return q.select(sql<number>`count(*)`.as('n'));
+      return viewRows(filters).select(sql<number>`count(*)`.as('n'));
     },
 
     /** Each status and currency with its count, for the filter menus (whole account). */
