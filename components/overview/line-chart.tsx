@@ -2,6 +2,7 @@ import 'server-only';
 import { scaleLinear, scaleUtc } from 'd3-scale';
 import { line } from 'd3-shape';
 import { formatDay } from '@/lib/format/dates';
+import { tableRowsHtml } from '@/lib/overview/table-html';
 import { seriesStyles } from './series-style';
 
 /** One x position: a day (or the first day of a month or year) and each series' value there. */
@@ -127,7 +128,8 @@ export function LineChart({
         {series.map((name) => {
           const style = styles.get(name)!;
           return (
-            <g key={name}>
+            // The markers take their fill from the group: no class per circle.
+            <g key={name} className={style.fill}>
               <path
                 d={draw(name)}
                 fill="none"
@@ -137,15 +139,7 @@ export function LineChart({
                 className={style.stroke}
               />
               {markers
-                ? points.map((p) => (
-                    <circle
-                      key={p.date}
-                      cx={x(at(p.date))}
-                      cy={y(p.values[name] ?? 0)}
-                      r={2.5}
-                      className={style.fill}
-                    />
-                  ))
+                ? points.map((p) => <circle key={p.date} cx={x(at(p.date))} cy={y(p.values[name] ?? 0)} r={2.5} />)
                 : null}
             </g>
           );
@@ -192,16 +186,17 @@ export function LineChart({
                 ))}
               </tr>
             </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.date}>
-                  <th scope="row">{formatDay(p.date, bucket === 'day' ? 'full' : bucket)}</th>
-                  {series.map((s) => (
-                    <td key={s}>{format(p.values[s] ?? 0)}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
+            <tbody
+              // Markup from tableRowsHtml, which escapes every text in it.
+              dangerouslySetInnerHTML={{
+                __html: tableRowsHtml(
+                  points,
+                  series,
+                  (date) => formatDay(date, bucket === 'day' ? 'full' : bucket),
+                  format,
+                ),
+              }}
+            />
           </table>
         </div>
       </details>
