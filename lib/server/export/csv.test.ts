@@ -60,6 +60,15 @@ describe('CSV export', () => {
     expect(read(text)[0]![1]).toBe(reference);
   });
 
+  it.each(['line\nfeed', 'carriage\rreturn'])(
+    'quotes a cell with a lone line break (%j), so it stays one cell',
+    (reference) => {
+      const text = csvRows([record({ reference })], '', { contacts: false, minorUnits: false });
+      expect(text).toContain(`"${reference}"`);
+      expect(read(text)[0]![1]).toBe(reference);
+    },
+  );
+
   it.each(['=1+2', '+SUM(1,1)', '-2+3', '@SUM(1)', '\t=1', '\r=1'])('neutralises a cell starting %j', (cell) => {
     expect(neutralise(cell)).toBe(`'${cell}`);
     const text = csvRows([record({ reference: cell, contact: { firstName: cell, lastName: cell } })], '', {

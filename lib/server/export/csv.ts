@@ -76,7 +76,8 @@ function cells(r: ExportRecord, asOf: string, options: CsvOptions): string[] {
   ].map(neutralise);
 }
 
-const STRINGIFY = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ } as const;
+// A cell holding a line break of any kind (CR, LF or both) is quoted, not only one holding CRLF.
+const STRINGIFY = { record_delimiter: '\r\n', quote_record_delimiter: true } as const;
 
 /** The header line, after the byte-order mark. */
 export const csvHeader = (options: Pick<CsvOptions, 'contacts'>) =>

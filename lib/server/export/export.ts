@@ -8,8 +8,9 @@ import { getConfig } from '../env';
 import { AppError } from '../errors';
 import { logger } from '../logger';
 import { indexService } from '../search-index/service';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { csvHeader, csvRows, exportFileName, type ExportRecord } from './csv';
+import type { OpenerJob } from './index-export-opener';
 import type { ExportJob, WorkerMessage } from './index-export-worker';
 import { abortableSleep, livePages, PAGE_SIZE } from './live-pages';
 
@@ -26,8 +27,8 @@ import { abortableSleep, livePages, PAGE_SIZE } from './live-pages';
 export type ExportInput = ListState & { contacts: boolean; live: boolean };
 
 /**
- * Rows per chunk: one message from the reader's worker and one pull of the client's stream; writing
- * it is the longest the export holds this thread (about 2 ms) before other requests get a turn.
+ * Rows per chunk: one message between the threads and one pull of the client's stream; writing it
+ * is the longest the export holds this thread (about 2 ms) before other requests get a turn.
  */
 const ROWS_PER_CHUNK = 500;
 const encoder = new TextEncoder();
@@ -47,17 +48,19 @@ function csvResponse(body: ReadableStream<Uint8Array>, count: number, source: 'i
   });
 }
 
-/** The worker's messages, one at a time, in order. */
-function inbox(worker: Worker) {
+/** The workers' messages, one at a time, in the order they came. */
+function inbox(workers: Worker[]) {
   const queue: WorkerMessage[] = [];
   let wake: (() => void) | null = null;
   const push = (message: WorkerMessage) => {
     queue.push(message);
     wake?.();
   };
-  worker.on('message', push);
-  worker.on('error', (error) => push({ type: 'error', message: String(error) }));
-  worker.on('exit', (code) => push({ type: 'error', message: `the export's reader stopped (${code})` }));
+  for (const worker of workers) {
+    worker.on('message', push);
+    worker.on('error', (error) => push({ type: 'error', message: String(error) }));
+    worker.on('exit', (code) => push({ type: 'error', message: `the export's reader stopped (${code})` }));
+  }
   return async (): Promise<WorkerMessage> => {
     while (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
     wake = null;
@@ -73,25 +76,44 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
     const { sql, parameters } = query.compile();
     return { sql, parameters: [...parameters] };
   };
+  // A pipeline of three threads: the reader's worker reads rows (about 11 µs a row), the opener's opens
+  // their contacts (about 8 µs), this thread writes the CSV (about 5 µs, in turns of one chunk).
+  const { port1, port2 } = new MessageChannel();
   const job: ExportJob = {
-    ...spec,
+    path: spec.path,
     count: compiled(queries.exportCountQuery(input)),
     rows: compiled(queries.exportQuery(input)),
-    contacts: input.contacts,
     rowsPerChunk: ROWS_PER_CHUNK,
+    port: port1,
   };
-  // A small heap for the worker: it holds two chunks at a time, and garbage collected early keeps RSS flat.
-  const worker = new Worker(new URL('./index-export-worker.ts', import.meta.url), {
+  const asOf = status.asOf ?? new Date().toISOString();
+  const options = { contacts: input.contacts, minorUnits };
+  const openerJob: OpenerJob = {
+    secret: spec.secret,
+    accountKey: spec.accountKey,
+    contacts: input.contacts,
+    port: port2,
+  };
+  // Small heaps for the workers: each holds a few chunks at a time, and garbage collected early keeps RSS flat.
+  const resourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
+  const reader = new Worker(new URL('./index-export-worker.ts', import.meta.url), {
     workerData: job,
-    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    transferList: [port1],
+    resourceLimits,
   });
-  const next = inbox(worker);
+  const opener = new Worker(new URL('./index-export-opener.ts', import.meta.url), {
+    workerData: openerJob,
+    transferList: [port2],
+    resourceLimits,
+  });
+  const next = inbox([reader, opener]);
   let finished = false;
   const finish = () => {
     if (finished) return;
     finished = true;
     signal.removeEventListener('abort', finish);
-    void worker.terminate();
+    void reader.terminate();
+    void opener.terminate();
   };
   signal.addEventListener('abort', finish, { once: true });
 
@@ -102,12 +124,10 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
     throw new AppError('index_unavailable', 'The index could not be read for the export; try again in a moment');
   }
   const count = first.count;
-  const asOf = status.asOf ?? new Date().toISOString();
-  const options = { contacts: input.contacts, minorUnits };
   let written = 0;
-  // Two chunks asked for ahead: the worker reads the next while this thread writes the last.
-  worker.postMessage('more');
-  worker.postMessage('more');
+  // Two chunks asked for ahead: the workers read and open the next while this thread writes the last.
+  opener.postMessage('more');
+  opener.postMessage('more');
 
   const body = new ReadableStream<Uint8Array>(
     {
@@ -129,7 +149,7 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
         written += message.records.length;
         if (message.records.length) controller.enqueue(encoder.encode(csvRows(message.records, asOf, options)));
         if (!message.done) {
-          worker.postMessage('more');
+          opener.postMessage('more');
           return;
         }
         finish();

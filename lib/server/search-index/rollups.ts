@@ -93,6 +93,8 @@ export class RollupDelta {
         const entry = counted(grain, period);
         entry.completed_count += sign;
         entry.completed_amount += amount;
+        // Completion times are read by day (a range) and for the whole account (all time) only.
+        if (grain === 'm' || grain === 'y') continue;
         const key = `${grain}\u0000${period}\u0000${currency}\u0000${bucket}`;
         const duration = this.durations.get(key);
         if (duration) duration.count += sign;

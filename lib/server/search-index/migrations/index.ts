@@ -2,6 +2,7 @@ import 'server-only';
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-index';
 import * as m0002 from './0002-rollups';
+import * as m0003 from './0003-daily-durations';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -11,6 +12,7 @@ import * as m0002 from './0002-rollups';
 const MIGRATIONS: Record<string, Migration> = {
   '0001-index': m0001,
   '0002-rollups': m0002,
+  '0003-daily-durations': m0003,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

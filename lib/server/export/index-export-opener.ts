@@ -1,0 +1,58 @@
+import 'server-only';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { blindKeys } from '../search-index/blind';
+import type { ExportRow } from '../search-index/queries';
+import type { RawChunk, WorkerMessage } from './index-export-worker';
+import { fromIndexRow } from './index-rows';
+
+/**
+ * The index export's second stage, in a worker thread: rows from the reader
+ * (index-export-worker.ts), each one's contact opened, records handed to the
+ * request thread a chunk per credit. Two chunks are asked of the reader ahead,
+ * so reading and opening overlap.
+ */
+export type OpenerJob = {
+  secret: string;
+  accountKey: string;
+  contacts: boolean;
+  /** The reader's end of the channel the rows come up. */
+  port: MessagePort;
+};
+
+const job = workerData as OpenerJob;
+const post = (message: WorkerMessage) => parentPort!.postMessage(message);
+const keys = blindKeys(job.secret);
+const read: RawChunk[] = [];
+let credits = 0;
+let ended = false;
+
+function pump() {
+  while (credits > 0 && read.length && !ended) {
+    const chunk = read.shift()!;
+    credits -= 1;
+    try {
+      const records = chunk.rows.map((values) => {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < chunk.columns.length; i++) row[chunk.columns[i]!] = values[i];
+        return fromIndexRow(row as ExportRow, keys, job.accountKey, job.contacts);
+      });
+      post({ type: 'rows', records, done: chunk.done });
+      if (chunk.done) ended = true;
+      else job.port.postMessage('more');
+    } catch (error) {
+      ended = true;
+      post({ type: 'error', message: String(error) });
+    }
+  }
+}
+
+job.port.on('message', (chunk: RawChunk) => {
+  read.push(chunk);
+  pump();
+});
+parentPort!.on('message', () => {
+  credits += 1;
+  pump();
+});
+job.port.postMessage('more');
+job.port.postMessage('more');
