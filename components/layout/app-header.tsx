@@ -21,6 +21,9 @@ export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: s
             <Link href="/overview" className={navLink}>
               Overview
             </Link>
+            <Link href="/lookup" className={navLink}>
+              Lookup
+            </Link>
           </nav>
           {sandbox ? (
             <Badge tone="violet" title="The upstream is the embedded sandbox: generated, not real, data">

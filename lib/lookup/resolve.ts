@@ -1,0 +1,158 @@
+import { errorMessage, isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
+import { isApiFailure } from '@/lib/api/failure';
+import type { Collection, Provider } from '@/lib/api/schemas';
+import type { MatchedField, SearchHit } from '@/lib/api/summary';
+import type { Finding } from './extract';
+
+/**
+ * Bulk lookup's second step: what each finding is, asked of the dashboard's
+ * own /api (never the upstream directly). Ids are read live, one record each;
+ * e-mails, phones and references are searched in the index.
+ */
+export type Summary = { reference: string; status: string; amount: { value: number; currency: string } };
+export type Resolution =
+  | { state: 'found'; href: string; collection?: Summary; provider?: { name: string; enabled: boolean } }
+  | { state: 'matches'; href: string; count: number; first: Summary & { id: string; href: string } }
+  | { state: 'none' }
+  | { state: 'not_found' }
+  | { state: 'other_account' }
+  | { state: 'error'; code: ErrorCode; message: string; retryable: boolean };
+
+type Fetch = (path: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
+
+/** Search results read per finding: enough to tell "one" from "several", and the first to show. */
+export const SEARCH_LIMIT = 10;
+
+const SEARCHED: Record<'email' | 'phone' | 'reference', MatchedField> = {
+  email: 'email',
+  phone: 'phone',
+  reference: 'reference',
+};
+
+async function failure(response: Response, subject: 'collection' | 'provider' | 'collections'): Promise<Resolution> {
+  const body: unknown = await response.json().catch(() => null);
+  const code: ErrorCode = isApiFailure(body)
+    ? body.code
+    : response.status === 504
+      ? 'upstream_timeout'
+      : response.status === 401
+        ? 'unauthorized'
+        : 'upstream_error';
+  if (code === 'not_found') return { state: 'not_found' };
+  if (code === 'forbidden' && subject !== 'collections') return { state: 'other_account' };
+  const retryAfter = Number(response.headers.get('retry-after')) || undefined;
+  return {
+    state: 'error',
+    code,
+    message: isApiFailure(body) ? body.message : errorMessage(code, subject, { retryAfter }),
+    retryable: isTransientCode(code) || code === 'index_unavailable',
+  };
+}
+
+const summary = (c: Pick<Collection, 'reference' | 'status' | 'amount'>): Summary => ({
+  reference: c.reference,
+  status: c.status,
+  amount: { value: c.amount.value, currency: c.amount.currency },
+});
+
+export async function resolveFinding(finding: Finding, fetchImpl: Fetch, signal: AbortSignal): Promise<Resolution> {
+  const init = { signal, headers: { Accept: 'application/json' } };
+  try {
+    if (finding.kind === 'collection' || finding.kind === 'provider') {
+      const base = finding.kind === 'collection' ? 'collections' : 'providers';
+      const response = await fetchImpl(`/api/${base}/${encodeURIComponent(finding.value)}`, init);
+      if (!response.ok) return failure(response, finding.kind);
+      const href = `/${base}/${finding.value}`;
+      if (finding.kind === 'provider') {
+        const { data } = (await response.json()) as { data: Provider };
+        return { state: 'found', href, provider: { name: data.name, enabled: data.enabled } };
+      }
+      const { data } = (await response.json()) as { data: Collection };
+      return { state: 'found', href, collection: summary(data) };
+    }
+    const query = new URLSearchParams({ q: finding.value, limit: String(SEARCH_LIMIT) });
+    const response = await fetchImpl(`/api/search?${query}`, init);
+    if (!response.ok) return failure(response, 'collections');
+    const { data, meta } = (await response.json()) as { data: SearchHit[]; meta: { count: number } };
+    // A search also matches names and reference prefixes: only hits on the finding's own kind count.
+    const field = SEARCHED[finding.kind];
+    let hits = data.filter((hit) => hit.matched.includes(field));
+    if (finding.kind === 'reference') {
+      const exact = hits.filter((hit) => hit.reference.toUpperCase() === finding.value.toUpperCase());
+      if (exact.length) hits = exact;
+    }
+    if (!hits.length) return { state: 'none' };
+    const first = hits[0]!;
+    const firstHref = `/collections/${first.id}`;
+    const count = hits.length === data.length && meta.count > data.length ? meta.count : hits.length;
+    if (count === 1) return { state: 'found', href: firstHref, collection: summary(first) };
+    return {
+      state: 'matches',
+      href: `/search?${new URLSearchParams({ q: finding.value })}`,
+      count,
+      first: { ...summary(first), id: first.id, href: firstHref },
+    };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return {
+      state: 'error',
+      code: 'upstream_unreachable',
+      message: 'The dashboard could not be reached. Check your connection.',
+      retryable: true,
+    };
+  }
+}
+
+export const KIND_LABELS: Record<Finding['kind'], string> = {
+  collection: 'Collection id',
+  provider: 'Provider id',
+  email: 'E-mail',
+  phone: 'Phone',
+  reference: 'Reference',
+};
+
+const describe = (s: Summary, money: (amount: Summary['amount']) => string) =>
+  `${s.reference} · ${s.status} · ${money(s.amount)}`;
+
+/** A row's result in words, as the table and the copied TSV say it. */
+export function resultText(resolution: Resolution | undefined, money: (amount: Summary['amount']) => string): string {
+  if (!resolution) return 'Looking up…';
+  switch (resolution.state) {
+    case 'found':
+      if (resolution.provider)
+        return `${resolution.provider.name} · ${resolution.provider.enabled ? 'enabled' : 'disabled'}`;
+      return describe(resolution.collection!, money);
+    case 'matches':
+      return `${resolution.count.toLocaleString('en')} collections match; first: ${describe(resolution.first, money)}`;
+    case 'none':
+      return 'No match in the index';
+    case 'not_found':
+      return 'Not found';
+    case 'other_account':
+      return 'Belongs to a different account';
+    case 'error':
+      return `Error: ${resolution.message}`;
+  }
+}
+
+/** The results as tab-separated values with a header row, links made absolute; tabs and breaks in cells become spaces. */
+export function lookupTsv(
+  rows: Array<{ finding: Finding; resolution?: Resolution }>,
+  origin: string,
+  money: (amount: Summary['amount']) => string,
+): string {
+  const cell = (value: string) => value.replace(/[\t\r\n]+/g, ' ');
+  const link = (r: Resolution | undefined) =>
+    r && (r.state === 'found' || r.state === 'matches') ? new URL(r.href, origin).toString() : '';
+  return [
+    ['Found', 'Kind', 'Result', 'Link'],
+    ...rows.map(({ finding, resolution }) => [
+      finding.value,
+      KIND_LABELS[finding.kind],
+      resultText(resolution, money),
+      link(resolution),
+    ]),
+  ]
+    .map((row) => row.map(cell).join('\t'))
+    .join('\n');
+}
