@@ -1,5 +1,6 @@
 import 'server-only';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { lowerThreadPriority } from './background-thread';
 import { blindKeys } from '../search-index/blind';
 import type { ExportRow } from '../search-index/queries';
 import type { RawChunk, WorkerMessage } from './index-export-worker';
@@ -20,6 +21,7 @@ export type OpenerJob = {
 };
 
 const job = workerData as OpenerJob;
+lowerThreadPriority();
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 const keys = blindKeys(job.secret);
 const read: RawChunk[] = [];

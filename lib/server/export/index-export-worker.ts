@@ -1,6 +1,7 @@
 import 'server-only';
 import Database from 'better-sqlite3';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { lowerThreadPriority } from './background-thread';
 import type { ExportRecord } from './csv';
 
 /**
@@ -26,6 +27,7 @@ export type WorkerMessage =
   | { type: 'error'; message: string };
 
 const job = workerData as ExportJob;
+lowerThreadPriority();
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 
 try {
