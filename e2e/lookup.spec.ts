@@ -107,7 +107,9 @@ test('text with nothing to look up says so; a paste over 1 MB is refused, not cu
 
   await text.fill(`pay_first ${'x'.repeat(1024 * 1024)}`);
   await page.getByRole('button', { name: 'Look up' }).click();
-  await expect(page.getByRole('alert')).toHaveText(/That paste is 1\.0 MB; Lookup reads at most 1\.0 MB/);
+  await expect(page.getByRole('alert').filter({ hasText: 'That paste' })).toHaveText(
+    /That paste is 1,025 KB; Lookup reads at most 1,024 KB \(1 MB\)/,
+  );
   await expect(results(page)).toHaveCount(0);
 });
 

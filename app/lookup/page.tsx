@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { unauthorized } from 'next/navigation';
 import { BulkLookup } from '@/components/lookup/bulk-lookup';
+import { RecentRecords } from '@/components/recent/recent-records';
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 
@@ -16,7 +17,10 @@ export default async function LookupPage() {
   return (
     <>
       <h1 className="mb-4 text-xl font-semibold tracking-tight">Lookup</h1>
-      <BulkLookup minorUnits={getConfig().amountMinorUnits} />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+        <BulkLookup minorUnits={getConfig().amountMinorUnits} />
+        <RecentRecords />
+      </div>
     </>
   );
 }

@@ -6,12 +6,15 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { hrefForId, parseOpenTarget } from '@/lib/api/open-target';
 import type { CollectionSummary } from '@/lib/api/summary';
 import { focusRing } from '@/components/ui/button';
+import { useRecords } from '@/components/recent/use-records';
+import { hrefOf } from '@/lib/recent/records';
 
 /**
  * The header's "Search" box (WAI-ARIA combobox with a listbox popup). An id or
  * a pasted dashboard link opens that record live; anything else searches the
  * index as the user types (debounced) and Enter opens the full results page.
- * `/` focuses it from anywhere but a text field. Plain fetch, no query library:
+ * `/` focuses it from anywhere but a text field. Empty, it lists the records
+ * pinned and recently viewed in this browser. Plain fetch, no query library:
  * this component is on every page's first load.
  */
 type Hit = CollectionSummary;
@@ -36,6 +39,7 @@ export function SearchBox({ examples }: { examples: string[] }) {
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const ids = { list: useId(), hint: useId(), status: useId() };
+  const records = useRecords();
 
   useEffect(() => {
     function onKey(event: globalThis.KeyboardEvent) {
@@ -83,15 +87,24 @@ export function SearchBox({ examples }: { examples: string[] }) {
   }, [q, searchable]);
 
   const current = answer?.q === q ? answer : null;
+  // Empty: the pinned records, then the recent ones not pinned.
+  const remembered: Option[] = q
+    ? []
+    : [
+        ...records.pinned.map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Pinned · ${r.detail}` })),
+        ...records.recent
+          .filter((r) => !records.pinned.some((p) => p.id === r.id))
+          .map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Recent · ${r.detail}` })),
+      ];
   const options: Option[] = target.ok
     ? [{ key: target.id, href: target.href, label: `Open ${target.id}`, detail: 'the live record' }]
     : searchable && current && 'options' in current
       ? current.options
-      : [];
+      : remembered;
   const loading = searchable && !current;
   const failed = searchable && current && 'failed' in current ? current.failed : null;
   const total = target.ok ? 1 : current && 'total' in current ? current.total : 0;
-  const expanded = open && (target.ok || searchable);
+  const expanded = open && (target.ok || searchable || remembered.length > 0);
 
   function go(href: string) {
     setOpen(false);
@@ -132,13 +145,15 @@ export function SearchBox({ examples }: { examples: string[] }) {
 
   const status = !expanded
     ? ''
-    : loading
-      ? 'Searching…'
-      : failed
-        ? failed
-        : options.length
-          ? `${total} ${total === 1 ? 'result' : 'results'}${total > options.length ? `, ${options.length} shown` : ''}`
-          : 'No matches';
+    : remembered.length
+      ? `${remembered.length} pinned or recently viewed`
+      : loading
+        ? 'Searching…'
+        : failed
+          ? failed
+          : options.length
+            ? `${total} ${total === 1 ? 'result' : 'results'}${total > options.length ? `, ${options.length} shown` : ''}`
+            : 'No matches';
 
   return (
     <div className="relative w-full sm:max-w-sm">
@@ -183,7 +198,7 @@ export function SearchBox({ examples }: { examples: string[] }) {
       <ul
         id={ids.list}
         role="listbox"
-        aria-label="Search suggestions"
+        aria-label={remembered.length ? 'Pinned and recently viewed' : 'Search suggestions'}
         hidden={!expanded || !options.length}
         className="absolute z-20 mt-1 w-full overflow-hidden rounded-md border border-zinc-200 bg-white text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
       >

@@ -19,7 +19,7 @@ import { formatAmount } from '@/lib/format/money';
 /** At most this many lookups in flight at once (the upstream's rate limit is shared with everyone). */
 const CONCURRENCY = 4;
 const nf = new Intl.NumberFormat('en');
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const kb = (bytes: number) => `${nf.format(Math.ceil(bytes / 1024))} KB`;
 
 type Row = { finding: Finding; resolution?: Resolution };
 
@@ -62,7 +62,7 @@ export function BulkLookup({ minorUnits }: { minorUnits: boolean }) {
     const bytes = pasteBytes(text);
     if (bytes > MAX_PASTE_BYTES) {
       setRefused(
-        `That paste is ${mb(bytes)}; Lookup reads at most ${mb(MAX_PASTE_BYTES)}. Paste the part with the ids, e-mails or references.`,
+        `That paste is ${kb(bytes)}; Lookup reads at most ${kb(MAX_PASTE_BYTES)} (1 MB). Paste the part with the ids, e-mails or references.`,
       );
       setRows([]);
       setTotal(0);

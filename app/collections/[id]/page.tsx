@@ -8,6 +8,10 @@ import { FollowUpCard } from '@/components/collections/detail/follow-up-card';
 import { LineItems } from '@/components/collections/detail/line-items';
 import { PayableCard } from '@/components/collections/detail/payable-card';
 import { JsonView } from '@/components/ui/json-view';
+import { RecordActions } from '@/components/recent/record-actions';
+import { WatchButton } from '@/components/watch/watch-button';
+import { formatAmount } from '@/lib/format/money';
+import { noteInput } from '@/lib/support/note';
 import { RecordError } from '@/components/ui/record-error';
 import { getConfig } from '@/lib/server/env';
 import { readRecord, recordForPage } from '@/lib/server/record-page';
@@ -33,7 +37,21 @@ export default async function CollectionPage({ params }: Props) {
   const { amountMinorUnits } = getConfig();
   return (
     <div className="space-y-4">
-      <BackToList />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <BackToList />
+        <RecordActions
+          record={{
+            kind: 'collection',
+            id: c.id,
+            label: c.reference || c.id,
+            detail: `${c.status} · ${formatAmount(c.amount, { minorUnits: amountMinorUnits })}`,
+          }}
+          note={noteInput(c)}
+          minorUnits={amountMinorUnits}
+        >
+          <WatchButton collection={c} />
+        </RecordActions>
+      </div>
       <CollectionHeader collection={c} minorUnits={amountMinorUnits} />
       <div className="grid gap-4 lg:grid-cols-2">
         <ContactCard contact={c.contact} />

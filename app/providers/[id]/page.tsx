@@ -3,6 +3,7 @@ import { OnOffBadge } from '@/components/ui/badge';
 import { Copyable } from '@/components/ui/copyable';
 import { ExtraFields } from '@/components/ui/extra-fields';
 import { JsonView } from '@/components/ui/json-view';
+import { RecordActions } from '@/components/recent/record-actions';
 import { RecordError } from '@/components/ui/record-error';
 import { Field, Fields } from '@/components/ui/section';
 import { TimeAgo } from '@/components/ui/time-ago';
@@ -24,6 +25,12 @@ export default async function ProviderPage({ params }: Props) {
   const p = result.data;
   return (
     <div className="space-y-4">
+      <div className="flex justify-end">
+        <RecordActions
+          record={{ kind: 'provider', id: p.id, label: p.name || p.id, detail: p.enabled ? 'enabled' : 'disabled' }}
+          minorUnits={false}
+        />
+      </div>
       <div className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
         <p className="text-sm text-zinc-600 dark:text-zinc-400">Provider</p>
         <h1 className="mb-3 flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">

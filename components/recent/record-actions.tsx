@@ -1,0 +1,67 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { isPinned, togglePin, visited, type RecordEntry } from '@/lib/recent/records';
+import { supportNote, type NoteInput } from '@/lib/support/note';
+import type { ReactNode } from 'react';
+import { updateRecords, useRecords } from './use-records';
+
+/**
+ * A detail page's own actions: the visit remembered in this browser's recent
+ * list, "Pin" / "Unpin", and for a collection "Copy as support note".
+ */
+export function RecordActions({
+  record,
+  note,
+  minorUnits,
+  children,
+}: {
+  record: Omit<RecordEntry, 'at'>;
+  /** More of the page's own actions (Watch). */
+  children?: ReactNode;
+  note?: NoteInput;
+  minorUnits: boolean;
+}) {
+  const records = useRecords();
+  const pinned = isPinned(records, record.id);
+  const [said, setSaid] = useState('');
+  const { kind, id, label, detail } = record;
+
+  useEffect(() => {
+    updateRecords((r) => visited(r, { kind, id, label, detail, at: new Date().toISOString() }));
+  }, [kind, id, label, detail]);
+
+  useEffect(() => {
+    if (!said) return;
+    const timer = setTimeout(() => setSaid(''), 4000);
+    return () => clearTimeout(timer);
+  }, [said]);
+
+  function pin() {
+    updateRecords((r) => togglePin(r, { kind, id, label, detail, at: new Date().toISOString() }));
+    setSaid(pinned ? 'Unpinned' : 'Pinned: find it in the Search box’s list and on Lookup');
+  }
+
+  async function copyNote() {
+    if (!note) return;
+    const link = new URL(`/collections/${note.id}`, window.location.origin).toString();
+    try {
+      await navigator.clipboard.writeText(supportNote(note, { minorUnits, link }));
+      setSaid('Support note copied');
+    } catch {
+      setSaid('The browser did not allow copying');
+    }
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <Button onClick={pin}>{pinned ? 'Unpin' : 'Pin'}</Button>
+      {note ? <Button onClick={copyNote}>Copy as support note</Button> : null}
+      {children}
+      <span role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+        {said}
+      </span>
+    </div>
+  );
+}
