@@ -6,8 +6,6 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { hrefForId, parseOpenTarget } from '@/lib/api/open-target';
 import type { CollectionSummary } from '@/lib/api/summary';
 import { focusRing } from '@/components/ui/button';
-import { useRecords } from '@/components/recent/use-records';
-import { hrefOf } from '@/lib/recent/records';
 
 /**
  * The header's "Search" box (WAI-ARIA combobox with a listbox popup). An id or
@@ -30,6 +28,19 @@ const fullName = (h: Hit) => `${h.contact.firstName} ${h.contact.lastName}`.trim
 const money = (a: Hit['amount']) => `${a.currency} ${new Intl.NumberFormat('en').format(a.value)}`;
 const searchHref = (q: string) => `/search?${new URLSearchParams({ q })}`;
 
+/** The records pinned and recently viewed in this browser, pinned first, as options. */
+async function rememberedOptions(): Promise<Option[]> {
+  const { readStoredRecords, hrefOf } = await import('@/lib/recent/records');
+  const records = readStoredRecords();
+  const pinned = new Set(records.pinned.map((p) => p.id));
+  return [
+    ...records.pinned.map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Pinned · ${r.detail}` })),
+    ...records.recent
+      .filter((r) => !pinned.has(r.id))
+      .map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Recent · ${r.detail}` })),
+  ];
+}
+
 export function SearchBox({ examples }: { examples: string[] }) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
@@ -39,7 +50,8 @@ export function SearchBox({ examples }: { examples: string[] }) {
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const ids = { list: useId(), hint: useId(), status: useId() };
-  const records = useRecords();
+  // Read when the box gets focus, from code loaded then: most page views never open the box.
+  const [remembered, setRemembered] = useState<Option[]>([]);
 
   useEffect(() => {
     function onKey(event: globalThis.KeyboardEvent) {
@@ -87,24 +99,16 @@ export function SearchBox({ examples }: { examples: string[] }) {
   }, [q, searchable]);
 
   const current = answer?.q === q ? answer : null;
-  // Empty: the pinned records, then the recent ones not pinned.
-  const remembered: Option[] = q
-    ? []
-    : [
-        ...records.pinned.map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Pinned · ${r.detail}` })),
-        ...records.recent
-          .filter((r) => !records.pinned.some((p) => p.id === r.id))
-          .map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Recent · ${r.detail}` })),
-      ];
+  const shownRemembered = q ? [] : remembered;
   const options: Option[] = target.ok
     ? [{ key: target.id, href: target.href, label: `Open ${target.id}`, detail: 'the live record' }]
     : searchable && current && 'options' in current
       ? current.options
-      : remembered;
+      : shownRemembered;
   const loading = searchable && !current;
   const failed = searchable && current && 'failed' in current ? current.failed : null;
   const total = target.ok ? 1 : current && 'total' in current ? current.total : 0;
-  const expanded = open && (target.ok || searchable || remembered.length > 0);
+  const expanded = open && (target.ok || searchable || shownRemembered.length > 0);
 
   function go(href: string) {
     setOpen(false);
@@ -145,8 +149,8 @@ export function SearchBox({ examples }: { examples: string[] }) {
 
   const status = !expanded
     ? ''
-    : remembered.length
-      ? `${remembered.length} pinned or recently viewed`
+    : shownRemembered.length
+      ? `${shownRemembered.length} pinned or recently viewed`
       : loading
         ? 'Searching…'
         : failed
@@ -183,7 +187,10 @@ export function SearchBox({ examples }: { examples: string[] }) {
             setActive(-1);
             if (message) setMessage(null);
           }}
-          onFocus={() => setOpen(true)}
+          onFocus={() => {
+            setOpen(true);
+            void rememberedOptions().then(setRemembered);
+          }}
           onBlur={() => setTimeout(() => setOpen(false), 150)}
           onKeyDown={onKeyDown}
           className={`w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 pr-8 text-sm placeholder:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-900 ${focusRing}`}
@@ -198,7 +205,7 @@ export function SearchBox({ examples }: { examples: string[] }) {
       <ul
         id={ids.list}
         role="listbox"
-        aria-label={remembered.length ? 'Pinned and recently viewed' : 'Search suggestions'}
+        aria-label={shownRemembered.length ? 'Pinned and recently viewed' : 'Search suggestions'}
         hidden={!expanded || !options.length}
         className="absolute z-20 mt-1 w-full overflow-hidden rounded-md border border-zinc-200 bg-white text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
       >

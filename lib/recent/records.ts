@@ -88,3 +88,12 @@ export function togglePin(records: Records, e: RecordEntry): Records {
 
 export const hrefOf = (e: Pick<RecordEntry, 'kind' | 'id'>) =>
   `/${e.kind === 'collection' ? 'collections' : 'providers'}/${e.id}`;
+
+/** The lists in this browser's storage; empty where storage is off or holds something else. */
+export function readStoredRecords(): Records {
+  try {
+    return parseRecords(window.localStorage.getItem(STORAGE_KEY));
+  } catch {
+    return EMPTY;
+  }
+}
