@@ -14,9 +14,18 @@ import { collectionListOptions } from '@/lib/query/options';
 import { CELL_CLASS, collectionColumns, features } from './columns';
 import { Pagination } from './pagination';
 import { rememberListHref } from './list-memory';
+import { TrailRecorder } from '@/components/trail/trail-recorder';
 import { useListState } from './use-list-state';
 
 const NO_ROWS: CollectionRow[] = [];
+
+/** The view's query without page and limit, for Previous / Next on the pages it opens. */
+function keepOf(state: Parameters<typeof collectionsHref>[0]) {
+  const query = new URLSearchParams(collectionsHref(state).split('?')[1] ?? '');
+  query.delete('page');
+  query.delete('limit');
+  return query.toString();
+}
 
 /**
  * The collections table: page and limit live in the URL (shallow, with
@@ -121,41 +130,46 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
           </Link>
         </EmptyState>
       ) : (
-        <div
-          role="region"
-          aria-label="Collections table"
-          tabIndex={0}
-          className="overflow-x-auto rounded-lg border border-zinc-200 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800"
-        >
-          <table aria-busy={busy} className={`w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}>
-            <caption className="sr-only">
-              Collections, page {page} of {lastPage}
-            </caption>
-            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header) => (
-                    <th key={header.id} scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
-                      {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody onClick={openRow} className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
-              {rows.map((row) => (
-                <tr key={row.original.id} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
-                  {/* flexRender, not <FlexRender>: one component less per cell, 800 on a 100-row page. */}
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className={CELL_CLASS[cell.column.id as keyof typeof CELL_CLASS]}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TrailRecorder path="/collections" keep={keepOf(state)} page={page} limit={limit} count={count}>
+          <div
+            role="region"
+            aria-label="Collections table"
+            tabIndex={0}
+            className="overflow-x-auto rounded-lg border border-zinc-200 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800"
+          >
+            <table
+              aria-busy={busy}
+              className={`w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}
+            >
+              <caption className="sr-only">
+                Collections, page {page} of {lastPage}
+              </caption>
+              <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+                {table.getHeaderGroups().map((group) => (
+                  <tr key={group.id}>
+                    {group.headers.map((header) => (
+                      <th key={header.id} scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                        {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                      </th>
+                    ))}
+                  </tr>
+                ))}
+              </thead>
+              <tbody onClick={openRow} className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
+                {rows.map((row) => (
+                  <tr key={row.original.id} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
+                    {/* flexRender, not <FlexRender>: one component less per cell, 800 on a 100-row page. */}
+                    {row.getAllCells().map((cell) => (
+                      <td key={cell.id} className={CELL_CLASS[cell.column.id as keyof typeof CELL_CLASS]}>
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </TrailRecorder>
       )}
       <Pagination
         page={page}

@@ -1,9 +1,10 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { isPinned, togglePin, visited, type RecordEntry } from '@/lib/recent/records';
 import { supportNote, type NoteInput } from '@/lib/support/note';
+import { isShortcut } from '@/lib/keyboard/keys';
 import type { ReactNode } from 'react';
 import { updateRecords, useRecords } from './use-records';
 
@@ -24,6 +25,7 @@ export function RecordActions({
   minorUnits: boolean;
 }) {
   const records = useRecords();
+  const pinRef = useRef(() => {});
   const pinned = isPinned(records, record.id);
   const [said, setSaid] = useState('');
   const { kind, id, label, detail } = record;
@@ -38,10 +40,31 @@ export function RecordActions({
     return () => clearTimeout(timer);
   }, [said]);
 
+  // `c` copies the id, `p` pins or unpins (never while typing or with a modifier held).
+  useEffect(() => {
+    async function onKey(event: KeyboardEvent) {
+      if (!isShortcut(event) || (event.key !== 'c' && event.key !== 'p')) return;
+      event.preventDefault();
+      if (event.key === 'p') return pinRef.current();
+      try {
+        await navigator.clipboard.writeText(id);
+        setSaid(`Copied ${id}`);
+      } catch {
+        setSaid('The browser did not allow copying');
+      }
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [id]);
+
   function pin() {
     updateRecords((r) => togglePin(r, { kind, id, label, detail, at: new Date().toISOString() }));
     setSaid(pinned ? 'Unpinned' : 'Pinned: find it in the Search box’s list and on Lookup');
   }
+
+  useEffect(() => {
+    pinRef.current = pin;
+  });
 
   async function copyNote() {
     if (!note) return;
@@ -56,7 +79,9 @@ export function RecordActions({
 
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Button onClick={pin}>{pinned ? 'Unpin' : 'Pin'}</Button>
+      <Button onClick={pin} aria-keyshortcuts="p">
+        {pinned ? 'Unpin' : 'Pin'}
+      </Button>
       {note ? <Button onClick={copyNote}>Copy as support note</Button> : null}
       {children}
       <span role="status" className="text-xs text-zinc-600 dark:text-zinc-400">

@@ -5,6 +5,7 @@ import { lastPage } from '@/lib/api/list-state';
 import { FreshnessLine, type Freshness } from './freshness';
 import { LinkPagination } from './link-pagination';
 import { SummaryTable, type SummaryRow } from './summary-table';
+import { TrailRecorder } from '@/components/trail/trail-recorder';
 
 /**
  * An index-served page of collections (a filtered list, search results): how
@@ -31,7 +32,7 @@ export function IndexResults({
   minorUnits: boolean;
   matched?: boolean;
   caption: string;
-  path: string;
+  path: '/collections' | '/search';
   /** The query without page and limit (the filters, the search). */
   keep: string;
   /** What to say when nothing matches at all. */
@@ -43,7 +44,9 @@ export function IndexResults({
     <>
       <FreshnessLine freshness={status} />
       {rows.length ? (
-        <SummaryTable rows={rows} matched={matched} caption={caption} minorUnits={minorUnits} />
+        <TrailRecorder path={path} keep={keep} page={page} limit={limit} count={count}>
+          <SummaryTable rows={rows} matched={matched} caption={caption} minorUnits={minorUnits} />
+        </TrailRecorder>
       ) : count ? (
         <EmptyState title={`Page ${page} is past the end`}>
           <Link href={lastHref} className="font-medium text-sky-800 underline dark:text-sky-300">

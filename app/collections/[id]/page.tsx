@@ -10,6 +10,7 @@ import { PayableCard } from '@/components/collections/detail/payable-card';
 import { JsonView } from '@/components/ui/json-view';
 import { RecordActions } from '@/components/recent/record-actions';
 import { WatchButton } from '@/components/watch/watch-button';
+import { PrevNext } from '@/components/trail/prev-next';
 import { formatAmount } from '@/lib/format/money';
 import { noteInput } from '@/lib/support/note';
 import { RecordError } from '@/components/ui/record-error';
@@ -38,7 +39,10 @@ export default async function CollectionPage({ params }: Props) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <BackToList />
+        <div className="flex flex-wrap items-center gap-4">
+          <BackToList />
+          <PrevNext id={c.id} />
+        </div>
         <RecordActions
           record={{
             kind: 'collection',
