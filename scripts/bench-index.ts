@@ -8,6 +8,7 @@
  * - /api/search p95 at one connection for each kind of query;
  * - filtered /api/collections p95 for the first, a middle and the last page;
  * - the live list page's p50 with a default-paced sync running against none;
+ * - bulk lookup: a ticket's findings resolved 4 at a time, as /lookup does;
  * - the overview: /overview server render and /api/overview p95 per range;
  * - CSV export of the whole account and of a filtered view: rows per second,
  *   dashboard RSS growth while it streams, CPU after a cancelled download, and
@@ -15,6 +16,7 @@
  * - freshness: a collection added upstream, until search returns it (defaults).
  */
 import autocannon from 'autocannon';
+import pLimit from 'p-limit';
 import type { ChildProcess } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -156,6 +158,33 @@ export async function benchIndex(options: {
       round(await p95(`${base}/api/collections?${filter}`, 30)),
       'ms',
     );
+  }
+
+  // 3b. Bulk lookup as /lookup does it: a ticket's findings resolved 4 at a time through /api (ids live,
+  // e-mails, phones and references in the index), three rounds; wall time and each request's p95.
+  {
+    const account = fixtures.accounts.find((a) => a.id === 'acc_demo')!;
+    const contacts = Object.entries(account.contacts);
+    const findings = contacts.flatMap(([id, k]) => [
+      `/api/collections/${id}`,
+      `/api/search?${new URLSearchParams({ q: k.email, limit: '10' })}`,
+      `/api/search?${new URLSearchParams({ q: k.phone, limit: '10' })}`,
+      `/api/search?${new URLSearchParams({ q: k.reference, limit: '10' })}`,
+    ]);
+    const limit = pLimit(4);
+    const walls: number[] = [];
+    const each: number[] = [];
+    for (let round_ = 0; round_ < 3; round_++) {
+      const t = performance.now();
+      await Promise.all(findings.map((path) => limit(async () => each.push(await timed(`${base}${path}`)))));
+      walls.push(performance.now() - t);
+    }
+    report.fact(
+      `lookup: a ticket of ${findings.length} findings, 4 at a time, wall time (median of 3)`,
+      round(percentile(walls, 50), 0),
+      'ms',
+    );
+    report.fact('lookup: each finding’s request p95', round(percentile(each, 95)), 'ms');
   }
 
   // 4. The overview, from the roll-ups: the page's whole server render, and its API.

@@ -28,19 +28,6 @@ const fullName = (h: Hit) => `${h.contact.firstName} ${h.contact.lastName}`.trim
 const money = (a: Hit['amount']) => `${a.currency} ${new Intl.NumberFormat('en').format(a.value)}`;
 const searchHref = (q: string) => `/search?${new URLSearchParams({ q })}`;
 
-/** The records pinned and recently viewed in this browser, pinned first, as options. */
-async function rememberedOptions(): Promise<Option[]> {
-  const { readStoredRecords, hrefOf } = await import('@/lib/recent/records');
-  const records = readStoredRecords();
-  const pinned = new Set(records.pinned.map((p) => p.id));
-  return [
-    ...records.pinned.map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Pinned · ${r.detail}` })),
-    ...records.recent
-      .filter((r) => !pinned.has(r.id))
-      .map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Recent · ${r.detail}` })),
-  ];
-}
-
 export function SearchBox({ examples }: { examples: string[] }) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
@@ -189,7 +176,7 @@ export function SearchBox({ examples }: { examples: string[] }) {
           }}
           onFocus={() => {
             setOpen(true);
-            void rememberedOptions().then(setRemembered);
+            void import('@/lib/recent/records').then((m) => setRemembered(m.rememberedOptions()));
           }}
           onBlur={() => setTimeout(() => setOpen(false), 150)}
           onKeyDown={onKeyDown}

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { isPinned, togglePin, visited, type RecordEntry } from '@/lib/recent/records';
-import { supportNote, type NoteInput } from '@/lib/support/note';
+import type { NoteInput } from '@/lib/support/note';
 import { isShortcut } from '@/lib/keyboard/keys';
 import type { ReactNode } from 'react';
 import { updateRecords, useRecords } from './use-records';
@@ -70,6 +70,8 @@ export function RecordActions({
     if (!note) return;
     const link = new URL(`/collections/${note.id}`, window.location.origin).toString();
     try {
+      // Formatting code loaded on the click: most visits never copy a note.
+      const { supportNote } = await import('@/lib/support/note');
       await navigator.clipboard.writeText(supportNote(note, { minorUnits, link }));
       setSaid('Support note copied');
     } catch {

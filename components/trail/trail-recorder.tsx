@@ -1,7 +1,8 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { idsFromHrefs, TRAIL_KEY, type Trail } from '@/lib/trail/trail';
+import { idsFromHrefs, TRAIL_KEY } from '@/lib/trail/record';
+import type { Trail } from '@/lib/trail/trail';
 
 /**
  * Wraps a page of rows (the list, a filtered view, search results): opening

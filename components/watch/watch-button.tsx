@@ -1,22 +1,29 @@
 'use client';
 
-import dynamic from 'next/dynamic';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Collection } from '@/lib/api/schemas';
 
-// The watcher's code loads on the first click: most visits never watch.
-const WatchPanel = dynamic(() => import('./watch-panel'), {
-  ssr: false,
-  loading: () => <span className="text-xs text-zinc-600 dark:text-zinc-400">Starting to watch…</span>,
-});
+type Panel = ComponentType<{ collection: Collection; onClose: () => void }>;
 
 /** "Watch" on a pending collection's page (contract section 9). */
 export function WatchButton({ collection }: { collection: Collection }) {
-  const [watching, setWatching] = useState(false);
-  if (!watching) {
-    if (collection.status !== 'pending') return null;
-    return <Button onClick={() => setWatching(true)}>Watch</Button>;
-  }
-  return <WatchPanel collection={collection} onClose={() => setWatching(false)} />;
+  // The watcher's code loads on the first click: most visits never watch.
+  const [Panel, setPanel] = useState<Panel | 'loading' | null>(null);
+  if (Panel === 'loading') return <span className="text-xs text-zinc-600 dark:text-zinc-400">Starting to watch…</span>;
+  if (Panel) return <Panel collection={collection} onClose={() => setPanel(null)} />;
+  if (collection.status !== 'pending') return null;
+  return (
+    <Button
+      onClick={() => {
+        setPanel('loading');
+        import('./watch-panel').then(
+          (m) => setPanel(() => m.default),
+          () => setPanel(null),
+        );
+      }}
+    >
+      Watch
+    </Button>
+  );
 }

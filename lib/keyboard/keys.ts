@@ -26,3 +26,8 @@ export function isShortcut(event: KeyLike): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey || event.repeat || event.defaultPrevented) return false;
   return !isTyping(event.target);
 }
+
+/** `g` then a letter: where it goes. */
+export const GO_TO: Record<string, string> = { o: '/overview', c: '/collections', l: '/lookup' };
+/** How long after `g` the second key counts. */
+export const GO_WINDOW_MS = 1500;

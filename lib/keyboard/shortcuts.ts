@@ -11,8 +11,3 @@ export const SHORTCUTS: Array<{ keys: string[]; what: string; where: string }> =
   { keys: ['c'], what: 'Copy the id', where: 'Collection and provider pages' },
   { keys: ['p'], what: 'Pin or unpin', where: 'Collection and provider pages' },
 ];
-
-/** `g` then a letter: where it goes. */
-export const GO_TO: Record<string, string> = { o: '/overview', c: '/collections', l: '/lookup' };
-/** How long after `g` the second key counts. */
-export const GO_WINDOW_MS = 1500;

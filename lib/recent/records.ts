@@ -97,3 +97,15 @@ export function readStoredRecords(): Records {
     return EMPTY;
   }
 }
+
+/** The Search box's list when empty: pinned records first, then the recent ones not pinned. */
+export function rememberedOptions(): Array<{ key: string; href: string; label: string; detail: string }> {
+  const records = readStoredRecords();
+  const pinned = new Set(records.pinned.map((p) => p.id));
+  return [
+    ...records.pinned.map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Pinned · ${r.detail}` })),
+    ...records.recent
+      .filter((r) => !pinned.has(r.id))
+      .map((r) => ({ key: r.id, href: hrefOf(r), label: r.label, detail: `Recent · ${r.detail}` })),
+  ];
+}

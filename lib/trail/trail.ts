@@ -18,9 +18,10 @@ export type Trail = {
   active: string;
 };
 
-export const TRAIL_KEY = 'collections-console:trail';
+import { MAX_IDS } from './record';
+
+export { idsFromHrefs, TRAIL_KEY } from './record';
 const ID = /^pay_[A-Za-z0-9_-]{1,128}$/;
-const MAX_IDS = 100;
 
 const positiveInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
 
@@ -76,14 +77,4 @@ export function pageApiUrl(trail: Pick<Trail, 'path' | 'keep' | 'limit'>, page: 
 /** The trail after moving to a neighbour (on another page when `ids` of that page are given). */
 export function moved(trail: Trail, to: string, page?: { page: number; ids: string[] }): Trail {
   return page ? { ...trail, page: page.page, ids: page.ids.slice(0, MAX_IDS), active: to } : { ...trail, active: to };
-}
-
-/** The ids of a page of the view, in order, from the rows' links (each row may link more than once). */
-export function idsFromHrefs(hrefs: Iterable<string>): string[] {
-  const ids: string[] = [];
-  for (const href of hrefs) {
-    const match = /^\/collections\/(pay_[A-Za-z0-9_-]{1,128})$/.exec(href);
-    if (match && !ids.includes(match[1]!)) ids.push(match[1]!);
-  }
-  return ids.slice(0, MAX_IDS);
 }
