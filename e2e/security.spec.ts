@@ -19,6 +19,8 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
       '/api/index/status',
       '/collections?status=pending',
       '/api/collections?status=pending&sort=-amount',
+      '/overview',
+      '/lookup',
     ]) {
       const res = await request.get(`${E2E.gatedURL}${path}`, { maxRedirects: 0 });
       expect(res.status()).toBe(401);
@@ -188,6 +190,7 @@ test.describe('security headers', () => {
       ['/api/collections/abc', {}],
       ['/collections', { RSC: '1' }],
       [`/providers/${sandbox.demo.providers[0]}`, { RSC: '1', 'Next-Router-Prefetch': '1' }],
+      ['/lookup', {}],
     ] as const) {
       const res = await request.get(path, { headers });
       expectHardened(res.headers());
