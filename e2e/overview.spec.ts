@@ -140,6 +140,25 @@ test.describe('/overview', () => {
     await expect(page.getByRole('button', { name: /^Status\W+Pending/ })).toBeVisible();
   });
 
+  test('links "completed" to exactly the collections it counts, by completion date', async ({ page, request }) => {
+    for (const range of ['90d', 'all'] as const) {
+      const { data } = (await (await request.get(`/api/overview?range=${range}`)).json()) as { data: Overview };
+      const top = data.currencies.find((c) => c.completed.count > 0)!;
+      await page.goto(`/overview?range=${range}`);
+      const section = page.getByRole('region', { name: top.currency, exact: true });
+      const term = range === 'all' ? 'Completed all time' : 'Completed last 90 days';
+      const figure = section.getByRole('term').filter({ hasText: term }).locator('xpath=..');
+      await figure.getByRole('link').click();
+      await expect(page).toHaveURL(/\/collections\?.*completedFrom=/);
+      const search = new URL(page.url()).search;
+      expect(new URLSearchParams(search).get('currency')).toBe(top.currency);
+      if (range !== 'all') expect(new URLSearchParams(search).get('completedTo')).toBe(data.range.to);
+      const list = await (await request.get(`/api/collections${search}`)).json();
+      expect(list.meta.count).toBe(top.completed.count);
+      await expect(page.getByRole('textbox', { name: 'Completed from' })).toHaveValue(data.range.from ?? /.+/);
+    }
+  });
+
   test('draws its charts on the server: there without JavaScript, with a text summary and a table', async ({
     browser,
     baseURL,

@@ -111,6 +111,8 @@ export function FilterBar({
   const [typed, setTyped] = useState(() => ({
     createdFrom: state.createdFrom ?? '',
     createdTo: state.createdTo ?? '',
+    completedFrom: state.completedFrom ?? '',
+    completedTo: state.completedTo ?? '',
     amountMin: state.amountMin?.toString() ?? '',
     amountMax: state.amountMax?.toString() ?? '',
   }));
@@ -128,14 +130,16 @@ export function FilterBar({
     for (const [name, value] of Object.entries(typed)) if (value.trim()) search.set(name, value.trim());
     const parsed = parseListState(search);
     if (!parsed.ok) return setProblem({ param: parsed.param, message: parsed.message });
-    const { createdFrom, createdTo, amountMin, amountMax } = parsed.value;
+    const { createdFrom, createdTo, completedFrom, completedTo, amountMin, amountMax } = parsed.value;
     const same =
       createdFrom === state.createdFrom &&
       createdTo === state.createdTo &&
+      completedFrom === state.completedFrom &&
+      completedTo === state.completedTo &&
       amountMin === state.amountMin &&
       amountMax === state.amountMax;
     if (same) return setProblem(null);
-    apply({ createdFrom, createdTo, amountMin, amountMax });
+    apply({ createdFrom, createdTo, completedFrom, completedTo, amountMin, amountMax });
   }
 
   const filtered =
@@ -185,6 +189,8 @@ export function FilterBar({
         ) : null}
         {input('createdFrom', 'Created from', 'date')}
         {input('createdTo', 'Created to', 'date')}
+        {input('completedFrom', 'Completed from', 'date')}
+        {input('completedTo', 'Completed to', 'date')}
         {input('amountMin', 'Minimum amount', 'text')}
         {input('amountMax', 'Maximum amount', 'text')}
         <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">

@@ -89,6 +89,12 @@ export function CurrencyOverviewSection({
   const peakDay = (date: string) => formatDay(date, bucket === 'day' ? 'full' : bucket);
   const id = currencyAnchor(c.currency);
   const inRange = range === 'all' ? {} : { createdFrom: overview.range.from!, createdTo: overview.range.to };
+  // Completed in the range: those with a completion time in it (all time: since the first collection was
+  // created, so every completed one), whatever their status now, as the figure counts them.
+  const completedInRange = {
+    completedFrom: overview.range.from ?? overview.range.to,
+    ...(range === 'all' ? {} : { completedTo: overview.range.to }),
+  };
 
   return (
     <section aria-labelledby={id} className="mt-8">
@@ -105,7 +111,7 @@ export function CurrencyOverviewSection({
         <Figure
           term={`Completed ${range === 'all' ? 'all time' : RANGE_LABELS[range].toLowerCase()}`}
           value={money(c.completed.amount)}
-          href={listHref({ status: ['completed'], currency: [c.currency], sort: '-updatedAt' })}
+          href={listHref({ currency: [c.currency], ...completedInRange })}
           note={
             <>
               {nf.format(c.completed.count)} completed

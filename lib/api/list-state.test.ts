@@ -181,6 +181,8 @@ describe('filters and sort (the index)', () => {
     ['amountMax=1e3', 'amountMax'],
     ['amountMin=10&amountMax=9', 'amountMin'],
     ['createdFrom=2026-02-02&createdTo=2026-02-01', 'createdFrom'],
+    ['completedFrom=2026-13-01', 'completedFrom'],
+    ['completedFrom=2026-02-02&completedTo=2026-02-01', 'completedFrom'],
     ['q=', 'q'],
     [`q=${'x'.repeat(201)}`, 'q'],
     ['status=pending,,completed', 'status'],

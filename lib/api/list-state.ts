@@ -164,6 +164,8 @@ export const filterSchema = {
   currency: valueList('currency'),
   createdFrom: day('createdFrom'),
   createdTo: day('createdTo'),
+  completedFrom: day('completedFrom'),
+  completedTo: day('completedTo'),
   amountMin: amount('amountMin'),
   amountMax: amount('amountMax'),
   sort: sortField,
@@ -195,6 +197,8 @@ function crossCheck(state: Filters): { param: string; message: string } | null {
     return { param: 'amountMin', message: 'amountMin must not be more than amountMax' };
   if (state.createdFrom && state.createdTo && state.createdFrom > state.createdTo)
     return { param: 'createdFrom', message: 'createdFrom must not be after createdTo' };
+  if (state.completedFrom && state.completedTo && state.completedFrom > state.completedTo)
+    return { param: 'completedFrom', message: 'completedFrom must not be after completedTo' };
   return null;
 }
 
@@ -285,6 +289,8 @@ function correctList(search: SearchLike): { value: ListState; changed: boolean }
     [swapped.amountMin, swapped.amountMax] = [value.amountMax, value.amountMin];
   if (value.createdFrom && value.createdTo && value.createdFrom > value.createdTo)
     [swapped.createdFrom, swapped.createdTo] = [value.createdTo, value.createdFrom];
+  if (value.completedFrom && value.completedTo && value.completedFrom > value.completedTo)
+    [swapped.completedFrom, swapped.completedTo] = [value.completedTo, value.completedFrom];
   return { value: swapped, changed: true };
 }
 

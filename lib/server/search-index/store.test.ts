@@ -124,6 +124,42 @@ describe('filters and sort', () => {
     expect((await list({ status: ['completed', 'expired'] })).count).toBe(1);
   });
 
+  it('filters by completion date (whole UTC days, both inclusive), whatever the status is now', async () => {
+    await store.upsert(
+      [
+        collection('pay_5', {
+          status: 'completed',
+          createdAt: '2026-10-01T10:00:00.000Z',
+          completedAt: '2026-11-05T00:00:00.000Z',
+        }),
+        collection('pay_6', {
+          status: 'completed',
+          createdAt: '2026-10-02T10:00:00.000Z',
+          completedAt: '2026-11-06T23:59:59.999Z',
+        }),
+        collection('pay_7', {
+          status: 'refunded',
+          createdAt: '2026-10-03T10:00:00.000Z',
+          completedAt: '2026-11-06T12:00:00.000Z',
+        }),
+        collection('pay_8', {
+          status: 'completed',
+          createdAt: '2026-10-04T10:00:00.000Z',
+          completedAt: '2026-11-07T00:00:00.000Z',
+        }),
+      ],
+      '2026-11-20T00:00:00.000Z',
+    );
+    expect(ids(await list({ completedFrom: '2026-11-05', completedTo: '2026-11-06' }))).toEqual([
+      'pay_7',
+      'pay_6',
+      'pay_5',
+    ]);
+    expect(ids(await list({ completedFrom: '2026-11-06' }))).toEqual(['pay_8', 'pay_7', 'pay_6']);
+    expect(ids(await list({ completedTo: '2026-11-05', status: ['completed'] }))).toEqual(['pay_5']);
+    expect((await list({ completedFrom: '2026-11-08' })).count).toBe(0);
+  });
+
   it('sorts by amount both ways and pages without repeats', async () => {
     expect(ids(await list({ sort: 'amount' }))).toEqual(['pay_2', 'pay_3', 'pay_1', 'pay_4']);
     const first = await list({ sort: '-amount' }, 1, 2);

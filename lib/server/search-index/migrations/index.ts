@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-index';
 import * as m0002 from './0002-rollups';
 import * as m0003 from './0003-daily-durations';
+import * as m0004 from './0004-completed-index';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-index': m0001,
   '0002-rollups': m0002,
   '0003-daily-durations': m0003,
+  '0004-completed-index': m0004,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
