@@ -2,7 +2,6 @@ import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { AppHeader } from '@/components/layout/app-header';
-import { Shortcuts } from '@/components/keyboard/shortcuts';
 import { getConfig } from '@/lib/server/env';
 import { sandboxExamples } from '@/lib/server/sandbox-examples';
 import './globals.css';
@@ -48,7 +47,6 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </symbol>
         </svg>
         <AppHeader sandbox={upstream.sandbox} examples={examples} />
-        <Shortcuts />
         <main id="main" className="mx-auto max-w-7xl px-4 py-6">
           {children}
         </main>

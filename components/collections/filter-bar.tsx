@@ -99,6 +99,10 @@ function Choices({
   );
 }
 
+/** The filters typed as text (dates and amounts), applied together once they parse. */
+const TYPED = ['createdFrom', 'createdTo', 'completedFrom', 'completedTo', 'amountMin', 'amountMax'] as const;
+type Typed = (typeof TYPED)[number];
+
 export function FilterBar({
   state,
   facets,
@@ -108,14 +112,9 @@ export function FilterBar({
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const [typed, setTyped] = useState(() => ({
-    createdFrom: state.createdFrom ?? '',
-    createdTo: state.createdTo ?? '',
-    completedFrom: state.completedFrom ?? '',
-    completedTo: state.completedTo ?? '',
-    amountMin: state.amountMin?.toString() ?? '',
-    amountMax: state.amountMax?.toString() ?? '',
-  }));
+  const [typed, setTyped] = useState(
+    () => Object.fromEntries(TYPED.map((k) => [k, state[k]?.toString() ?? ''])) as Record<Typed, string>,
+  );
   const [problem, setProblem] = useState<{ param: string; message: string } | null>(null);
 
   function apply(changes: Partial<ListState>) {
@@ -130,16 +129,8 @@ export function FilterBar({
     for (const [name, value] of Object.entries(typed)) if (value.trim()) search.set(name, value.trim());
     const parsed = parseListState(search);
     if (!parsed.ok) return setProblem({ param: parsed.param, message: parsed.message });
-    const { createdFrom, createdTo, completedFrom, completedTo, amountMin, amountMax } = parsed.value;
-    const same =
-      createdFrom === state.createdFrom &&
-      createdTo === state.createdTo &&
-      completedFrom === state.completedFrom &&
-      completedTo === state.completedTo &&
-      amountMin === state.amountMin &&
-      amountMax === state.amountMax;
-    if (same) return setProblem(null);
-    apply({ createdFrom, createdTo, completedFrom, completedTo, amountMin, amountMax });
+    if (TYPED.every((k) => parsed.value[k] === state[k])) return setProblem(null);
+    apply(Object.fromEntries(TYPED.map((k) => [k, parsed.value[k]])));
   }
 
   const filtered =
@@ -150,7 +141,7 @@ export function FilterBar({
     ? 'Amounts are compared across all currencies: choose a currency to compare like with like.'
     : `Amounts in ${currencies.join(', ')}.`;
 
-  const input = (name: keyof typeof typed, text: string, type: 'date' | 'text') => (
+  const input = (name: Typed, text: string, type: 'date' | 'text') => (
     <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
       {text}
       <input

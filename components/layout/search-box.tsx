@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { hrefForId, parseOpenTarget } from '@/lib/api/open-target';
 import type { CollectionSummary } from '@/lib/api/summary';
 import { focusRing } from '@/components/ui/button';
@@ -36,6 +36,7 @@ export function SearchBox({ examples }: { examples: string[] }) {
   const [active, setActive] = useState(-1);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [Dialog, setDialog] = useState<ComponentType<{ onClose: () => void }> | null>(null);
   const ids = { list: useId(), hint: useId(), status: useId() };
   // Read when the box gets focus, from code loaded then: most page views never open the box.
   const [remembered, setRemembered] = useState<Option[]>([]);
@@ -52,6 +53,25 @@ export function SearchBox({ examples }: { examples: string[] }) {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
+
+  // The shell's other shortcuts (contract section 9), here because this box is on every page: only this
+  // listener ships with it; what the keys do (keyboard-actions.ts) and the "Keyboard shortcuts" dialog load
+  // on the first key that could be one. The keys have no default action outside a field, so acting a
+  // moment later takes nothing from the browser.
+  useEffect(() => {
+    function onKey(event: globalThis.KeyboardEvent) {
+      if (event.key.length > 1 || !'gocl?jk'.includes(event.key) || event.ctrlKey || event.metaKey || event.altKey)
+        return;
+      void import('@/components/keyboard/keyboard-actions').then(({ handleKey }) =>
+        handleKey(event, {
+          go: (href) => router.push(href),
+          help: () => void import('@/components/keyboard/shortcuts-dialog').then((m) => setDialog(() => m.default)),
+        }),
+      );
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [router]);
 
   // An id or a link opens directly (decided here, as the user types); other text asks the index.
   const q = text.trim();
@@ -243,6 +263,7 @@ export function SearchBox({ examples }: { examples: string[] }) {
           ))}
         </p>
       ) : null}
+      {Dialog ? <Dialog onClose={() => setDialog(null)} /> : null}
     </div>
   );
 }

@@ -4,6 +4,8 @@ import type { ReactNode } from 'react';
 import { idsFromHrefs, TRAIL_KEY } from '@/lib/trail/record';
 import type { Trail } from '@/lib/trail/trail';
 
+const LINK = 'a[href^="/collections/pay_"]';
+
 /**
  * Wraps a page of rows (the list, a filtered view, search results): opening
  * a collection from it remembers the view for this tab, so the collection's
@@ -13,14 +15,10 @@ export function TrailRecorder({ children, ...view }: Omit<Trail, 'ids' | 'active
   function remember(event: { target: EventTarget }) {
     const target = event.target as HTMLElement;
     // A row opens from anywhere on it (the list's own handler): its link says which record.
-    const link =
-      target.closest?.('a[href^="/collections/pay_"]') ??
-      target.closest?.('tr')?.querySelector('a[href^="/collections/pay_"]');
+    const link = target.closest?.(LINK) ?? target.closest?.('tr')?.querySelector(LINK);
     const root = target.closest?.('[data-trail]');
     if (!link || !root) return;
-    const ids = idsFromHrefs(
-      [...root.querySelectorAll('a[href^="/collections/pay_"]')].map((a) => a.getAttribute('href')!),
-    );
+    const ids = idsFromHrefs([...root.querySelectorAll(LINK)].map((a) => a.getAttribute('href')!));
     const active = idsFromHrefs([link.getAttribute('href')!])[0];
     if (!active) return;
     try {

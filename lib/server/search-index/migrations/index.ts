@@ -4,6 +4,7 @@ import * as m0001 from './0001-index';
 import * as m0002 from './0002-rollups';
 import * as m0003 from './0003-daily-durations';
 import * as m0004 from './0004-completed-index';
+import * as m0005 from './0005-covering-created';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-rollups': m0002,
   '0003-daily-durations': m0003,
   '0004-completed-index': m0004,
+  '0005-covering-created': m0005,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
