@@ -94,8 +94,9 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
     contacts: input.contacts,
     port: port2,
   };
-  // Small heaps for the workers: each holds a few chunks at a time, and garbage collected early keeps RSS flat.
-  const resourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
+  // Small heaps for the workers: each holds a few chunks of 500 rows (about 0.5 MB each) at a time, and
+  // garbage collected early keeps RSS flat (a heap past its cap ends the worker: the export fails, never short).
+  const resourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 16 };
   const reader = new Worker(new URL('./index-export-worker.ts', import.meta.url), {
     workerData: job,
     transferList: [port1],
