@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, expectHydrated, test } from './fixtures';
+import { expect, expectHydrated, indexReady, test } from './fixtures';
 
 /**
  * A support agent's keyboard: Previous / Next across a page boundary with
@@ -50,6 +50,29 @@ test('Previous and Next walk the list across a page boundary, with j and k', asy
   await page.keyboard.press('k');
   await expect(page).toHaveURL(new RegExp(`/collections/${first[9]}$`));
   await expect(prevNext(page)).toContainText('10 of');
+});
+
+test('Previous and Next walk search results across a page boundary too', async ({ page, request }) => {
+  await indexReady(request);
+  const hits = async (n: number) =>
+    (await (await request.get(`/api/search?q=INV-2026&page=${n}&limit=10`)).json()) as {
+      data: { id: string }[];
+      meta: { count: number };
+    };
+  const [first, second] = [await hits(1), await hits(2)];
+  expect(first.meta.count).toBeGreaterThan(10);
+  await page.goto('/search?q=INV-2026&limit=10');
+  await expectHydrated(page.getByRole('combobox', { name: 'Search' }));
+  await rowLink(page, first.data[9]!.id).click();
+  await expect(page).toHaveURL(new RegExp(`/collections/${first.data[9]!.id}$`));
+  await expect(prevNext(page)).toContainText(`10 of ${first.meta.count.toLocaleString('en')}`);
+  await expect(prevNext(page).getByRole('link', { name: 'Next' })).toHaveAttribute(
+    'href',
+    `/collections/${second.data[0]!.id}`,
+  );
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(new RegExp(`/collections/${second.data[0]!.id}$`));
+  await expect(prevNext(page)).toContainText('11 of');
 });
 
 test('opened from elsewhere (a link, the address bar), a collection has no Previous / Next', async ({
