@@ -1,10 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { binPath } from '../scripts/run-bin.mjs';
-import { E2E } from './env';
-import { spawnProcess } from './processes';
+import { ownServers } from './processes';
 import { expect, test } from './fixtures';
 
 /**
@@ -15,46 +9,17 @@ import { expect, test } from './fixtures';
  */
 test.describe.configure({ mode: 'serial' });
 
-const SANDBOX_PORT = E2E.sandboxPort + 30;
-const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
-const PORT = E2E.port + 30;
-const BASE = `http://127.0.0.1:${PORT}`;
-const children: ChildProcess[] = [];
-let sandbox: ChildProcess;
-let dir: string;
+const servers = ownServers('export-live', 30, { INDEX: 'off', INDEX_SYNC_RPS: '1', API_TIMEOUT_MS: '1500' });
+const SANDBOX = servers.sandboxURL;
+const BASE = servers.baseURL;
 
 const listRequests = async () =>
   ((await (await fetch(`${SANDBOX}/__sandbox/requests`)).json()) as { data: { path: string }[] }).data.filter((r) =>
     r.path.startsWith('/public/collections?'),
   ).length;
 
-test.beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'export-live-'));
-  // One process (tsx as a loader, not its CLI's child process), so killing it takes the sandbox down.
-  sandbox = spawnProcess('--import', ['tsx', 'sandbox/main.ts'], {
-    SANDBOX_PORT: String(SANDBOX_PORT),
-    SANDBOX_FAULTS: '1',
-    SANDBOX_DB: join(dir, 'sandbox.sqlite'),
-  }).child;
-  children.push(sandbox);
-  children.push(
-    spawnProcess(binPath('next'), ['start', '-p', String(PORT), '-H', '127.0.0.1'], {
-      SANDBOX_PORT: String(SANDBOX_PORT),
-      INDEX: 'off',
-      INDEX_SYNC_RPS: '1',
-      API_TIMEOUT_MS: '1500',
-    }).child,
-  );
-  for (const url of [`${SANDBOX}/__sandbox/health`, `${BASE}/api/collections?limit=1`]) {
-    await expect.poll(async () => (await fetch(url).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
-  }
-});
-
-test.afterAll(async () => {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  rmSync(dir, { recursive: true, force: true });
-});
+test.beforeAll(() => servers.start());
+test.afterAll(() => servers.stop());
 
 test('with the index off, the export reads live; Cancel stops the upstream requests and saves nothing', async ({
   page,
@@ -89,7 +54,7 @@ test('an upstream that fails part-way fails the export with Retry, never a short
   page.on('download', () => (downloaded = true));
   await page.getByRole('button', { name: 'Download CSV' }).click();
   await expect(page.getByText(/^100 of \d+ rows$/)).toBeVisible();
-  sandbox.kill('SIGKILL');
+  servers.sandbox().kill('SIGKILL');
   const failed = page.getByRole('alert').filter({ hasText: 'stopped part-way' });
   await expect(failed).toContainText('no file was saved', { timeout: 25_000 });
   await expect(failed.getByRole('button', { name: 'Retry' })).toBeVisible();

@@ -1,4 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from '@playwright/test';
+import { binPath } from '../scripts/run-bin.mjs';
+import { E2E } from './env';
 
 /**
  * A server process of a spec's own (a dashboard with other settings, a sandbox
@@ -21,4 +27,48 @@ export function spawnProcess(script: string, args: string[], env: Record<string,
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, output: () => output };
+}
+
+/**
+ * A sandbox (faults on, a database of its own) and a dashboard against it, on
+ * ports `offset` above the shared e2e ones, for a spec whose tests change the
+ * upstream's data. `start` in `beforeAll` waits until both answer; `stop` in
+ * `afterAll`. The sandbox is one process (tsx as a loader, not its CLI's
+ * child), so killing it takes it down.
+ */
+export function ownServers(name: string, offset: number, dashboardEnv: Record<string, string>) {
+  const sandboxPort = E2E.sandboxPort + offset;
+  const port = E2E.port + offset;
+  const sandboxURL = `http://127.0.0.1:${sandboxPort}`;
+  const baseURL = `http://127.0.0.1:${port}`;
+  const children: ChildProcess[] = [];
+  let dir = '';
+  return {
+    sandboxURL,
+    baseURL,
+    /** The sandbox's process, for a test that kills it mid-way. */
+    sandbox: () => children[0]!,
+    async start() {
+      dir = mkdtempSync(join(tmpdir(), `${name}-`));
+      children.push(
+        spawnProcess('--import', ['tsx', 'sandbox/main.ts'], {
+          SANDBOX_PORT: String(sandboxPort),
+          SANDBOX_FAULTS: '1',
+          SANDBOX_DB: join(dir, 'sandbox.sqlite'),
+        }).child,
+        spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+          SANDBOX_PORT: String(sandboxPort),
+          ...dashboardEnv,
+        }).child,
+      );
+      for (const url of [`${sandboxURL}/__sandbox/health`, `${baseURL}/api/collections?limit=1`]) {
+        await expect.poll(async () => (await fetch(url).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+      }
+    },
+    async stop() {
+      for (const child of children) child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,10 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { binPath } from '../scripts/run-bin.mjs';
-import { E2E } from './env';
-import { spawnProcess } from './processes';
+import { ownServers } from './processes';
 import { expect, expectHydrated, test } from './fixtures';
 
 /**
@@ -14,38 +8,12 @@ import { expect, expectHydrated, test } from './fixtures';
  */
 test.describe.configure({ mode: 'serial' });
 
-const SANDBOX_PORT = E2E.sandboxPort + 40;
-const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
-const PORT = E2E.port + 40;
-const BASE = `http://127.0.0.1:${PORT}`;
-const children: ChildProcess[] = [];
-let dir: string;
+const servers = ownServers('watch', 40, { INDEX: 'off' });
+const SANDBOX = servers.sandboxURL;
+const BASE = servers.baseURL;
 
-test.beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'watch-'));
-  children.push(
-    spawnProcess('--import', ['tsx', 'sandbox/main.ts'], {
-      SANDBOX_PORT: String(SANDBOX_PORT),
-      SANDBOX_FAULTS: '1',
-      SANDBOX_DB: join(dir, 'sandbox.sqlite'),
-    }).child,
-  );
-  children.push(
-    spawnProcess(binPath('next'), ['start', '-p', String(PORT), '-H', '127.0.0.1'], {
-      SANDBOX_PORT: String(SANDBOX_PORT),
-      INDEX: 'off',
-    }).child,
-  );
-  for (const url of [`${SANDBOX}/__sandbox/health`, `${BASE}/api/collections?limit=1`]) {
-    await expect.poll(async () => (await fetch(url).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
-  }
-});
-
-test.afterAll(async () => {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  rmSync(dir, { recursive: true, force: true });
-});
+test.beforeAll(() => servers.start());
+test.afterAll(() => servers.stop());
 
 test('Watch a pending collection: the payment shows up, is announced, marks the tab, and the watch ends', async ({
   page,

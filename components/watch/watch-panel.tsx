@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { startTransition, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Collection } from '@/lib/api/schemas';
+import { failureFrom } from '@/lib/query/api-failure';
 import { createWatcher, type Reading, type WatchState } from '@/lib/watch/watcher';
 
 const MARK = '● Changed · ';
@@ -14,14 +15,12 @@ async function readCollection(id: string, signal: AbortSignal): Promise<Reading<
     headers: { Accept: 'application/json' },
   });
   if (response.ok) return { ok: true, record: ((await response.json()) as { data: Collection }).data };
-  const body = (await response.json().catch(() => null)) as { code?: string; message?: string } | null;
-  const code = body?.code ?? 'upstream_error';
+  const { code, message, retryAfter } = await failureFrom(response);
   return {
     ok: false,
     code,
-    message: body?.message ?? 'The upstream API failed to answer',
-    retryAfterS: Number(response.headers.get('retry-after')) || undefined,
-    // Gone, moved to another account or the key refused: reading again will not help.
+    message,
+    retryAfterS: retryAfter,
     final: code === 'not_found' || code === 'forbidden' || code === 'unauthorized' || code === 'upstream_auth',
   };
 }

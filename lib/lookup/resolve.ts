@@ -1,5 +1,5 @@
-import { errorMessage, isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
-import { isApiFailure } from '@/lib/api/failure';
+import { isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
+import { failureFrom } from '@/lib/query/api-failure';
 import type { Collection, Provider } from '@/lib/api/schemas';
 import type { MatchedField, SearchHit } from '@/lib/api/summary';
 import type { Finding } from './extract';
@@ -29,24 +29,12 @@ const SEARCHED: Record<'email' | 'phone' | 'reference', MatchedField> = {
   reference: 'reference',
 };
 
+/** A failed /api answer as a row's state: read as the rest of the browser reads it (lib/query/api-failure.ts). */
 async function failure(response: Response, subject: 'collection' | 'provider' | 'collections'): Promise<Resolution> {
-  const body: unknown = await response.json().catch(() => null);
-  const code: ErrorCode = isApiFailure(body)
-    ? body.code
-    : response.status === 504
-      ? 'upstream_timeout'
-      : response.status === 401
-        ? 'unauthorized'
-        : 'upstream_error';
+  const { code, message } = await failureFrom(response);
   if (code === 'not_found') return { state: 'not_found' };
   if (code === 'forbidden' && subject !== 'collections') return { state: 'other_account' };
-  const retryAfter = Number(response.headers.get('retry-after')) || undefined;
-  return {
-    state: 'error',
-    code,
-    message: isApiFailure(body) ? body.message : errorMessage(code, subject, { retryAfter }),
-    retryable: isTransientCode(code) || code === 'index_unavailable',
-  };
+  return { state: 'error', code, message, retryable: isTransientCode(code) || code === 'index_unavailable' };
 }
 
 const summary = (c: Pick<Collection, 'reference' | 'status' | 'amount'>): Summary => ({

@@ -1,3 +1,6 @@
+import { kindOfId } from '@/lib/api/ids';
+import { hrefForId } from '@/lib/api/open-target';
+
 /**
  * Recently viewed and pinned records (contract section 9), kept in this
  * browser only (localStorage): the last 20 collections and providers opened,
@@ -28,13 +31,11 @@ const MAX_TEXT = 200;
 
 export const EMPTY: Records = { recent: [], pinned: [] };
 
-const ID = /^(?:pay|prv)_[A-Za-z0-9_-]{1,128}$/;
-
 function entry(value: unknown): RecordEntry | null {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
   if (v.kind !== 'collection' && v.kind !== 'provider') return null;
-  if (typeof v.id !== 'string' || !ID.test(v.id) || v.id.startsWith('pay_') !== (v.kind === 'collection')) return null;
+  if (typeof v.id !== 'string' || kindOfId(v.id) !== v.kind) return null;
   if (typeof v.at !== 'string' || Number.isNaN(Date.parse(v.at))) return null;
   const text = (x: unknown) => (typeof x === 'string' ? x.slice(0, MAX_TEXT) : '');
   return { kind: v.kind, id: v.id, label: text(v.label) || v.id, detail: text(v.detail), at: v.at };
@@ -86,8 +87,8 @@ export function togglePin(records: Records, e: RecordEntry): Records {
   return { ...records, pinned: [e, ...records.pinned].slice(0, MAX_PINNED) };
 }
 
-export const hrefOf = (e: Pick<RecordEntry, 'kind' | 'id'>) =>
-  `/${e.kind === 'collection' ? 'collections' : 'providers'}/${e.id}`;
+/** A stored entry's page (its id was checked against its kind when read). */
+export const hrefOf = (e: Pick<RecordEntry, 'id'>) => hrefForId(e.id)!;
 
 /** The lists in this browser's storage; empty where storage is off or holds something else. */
 export function readStoredRecords(): Records {

@@ -18,10 +18,10 @@ export type Trail = {
   active: string;
 };
 
+import { isCollectionId } from '@/lib/api/ids';
 import { MAX_IDS } from './record';
 
 export { idsFromHrefs, TRAIL_KEY } from './record';
-const ID = /^pay_[A-Za-z0-9_-]{1,128}$/;
 
 const positiveInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
 
@@ -32,8 +32,7 @@ export function parseTrail(raw: string | null): Trail | null {
     if (t.path !== '/collections' && t.path !== '/search') return null;
     if (typeof t.keep !== 'string' || !positiveInt(t.page) || !positiveInt(t.limit) || t.limit > MAX_IDS) return null;
     if (typeof t.count !== 'number' || !Number.isInteger(t.count) || t.count < 0) return null;
-    if (!Array.isArray(t.ids) || t.ids.length > MAX_IDS || !t.ids.every((id) => typeof id === 'string' && ID.test(id)))
-      return null;
+    if (!Array.isArray(t.ids) || t.ids.length > MAX_IDS || !t.ids.every(isCollectionId)) return null;
     if (typeof t.active !== 'string' || !t.ids.includes(t.active)) return null;
     return { path: t.path, keep: t.keep, page: t.page, limit: t.limit, count: t.count, ids: t.ids, active: t.active };
   } catch {
