@@ -160,6 +160,19 @@ export async function benchIndex(options: {
     );
   }
 
+  // 3a. The overview's "completed in the range" link: the list filtered by completion date (90 days, and
+  // every completed collection of one currency), count included.
+  for (const [label, query] of [
+    ['NGN completed in the last 90 days', { currency: 'NGN', completedFrom: '2026-08-25', completedTo: '2026-11-22' }],
+    ['every completed NGN collection', { currency: 'NGN', completedFrom: '1700-01-01' }],
+  ] as const) {
+    report.fact(
+      `index: filtered /api/collections p95, ${label}`,
+      round(await p95(`${base}/api/collections?${new URLSearchParams(query)}`, 30)),
+      'ms',
+    );
+  }
+
   // 3b. Bulk lookup as /lookup does it: a ticket's findings resolved 4 at a time through /api (ids live,
   // e-mails, phones and references in the index), three rounds; wall time and each request's p95.
   {
