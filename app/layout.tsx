@@ -1,7 +1,10 @@
 import type { Metadata, Viewport } from 'next';
+import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { DisplayProvider } from '@/components/display/display-provider';
 import { AppHeader } from '@/components/layout/app-header';
+import { DISPLAY_COOKIE, parseDisplay } from '@/lib/display/preferences';
 import { getConfig } from '@/lib/server/env';
 import { sandboxExamples } from '@/lib/server/sandbox-examples';
 import './globals.css';
@@ -25,8 +28,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   await connection();
   const { upstream } = getConfig();
   const examples = await sandboxExamples();
+  const display = parseDisplay((await cookies()).get(DISPLAY_COOKIE)?.value);
   return (
-    <html lang="en">
+    <html lang="en" data-density={display.density}>
       <body className="min-h-screen">
         <a
           href="#main"
@@ -45,11 +49,30 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <symbol id="i-check" viewBox="0 0 16 16">
             <path fill="currentColor" d="M6.2 11.6 2.6 8l1-1 2.6 2.6 6.2-6.2 1 1z" />
           </symbol>
+          {/* Status meanings (StatusBadge): a ring with a check, clock hands, a slash or a cross. */}
+          <symbol id="i-paid" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <circle cx="8" cy="8" r="6.2" />
+            <path d="m5.2 8.2 1.9 1.9 3.8-4" />
+          </symbol>
+          <symbol id="i-waiting" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <circle cx="8" cy="8" r="6.2" />
+            <path d="M8 4.6V8l2.2 1.4" />
+          </symbol>
+          <symbol id="i-ended" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <circle cx="8" cy="8" r="6.2" />
+            <path d="m3.8 12.2 8.4-8.4" />
+          </symbol>
+          <symbol id="i-failed" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <circle cx="8" cy="8" r="6.2" />
+            <path d="m5.6 5.6 4.8 4.8m0-4.8-4.8 4.8" />
+          </symbol>
         </svg>
-        <AppHeader sandbox={upstream.sandbox} examples={examples} />
-        <main id="main" className="mx-auto max-w-7xl px-4 py-6">
-          {children}
-        </main>
+        <DisplayProvider initial={display}>
+          <AppHeader sandbox={upstream.sandbox} examples={examples} />
+          <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+            {children}
+          </main>
+        </DisplayProvider>
       </body>
     </html>
   );

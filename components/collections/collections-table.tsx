@@ -5,7 +5,10 @@ import { flexRender, useTable, type PaginationState, type Updater } from '@tanst
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, type MouseEvent } from 'react';
+import { useDisplay } from '@/components/display/display-provider';
 import { EmptyState } from '@/components/ui/empty-state';
+import { SkipToPagination } from '@/components/ui/skip-link';
+import { zoneName } from '@/lib/format/dates';
 import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { collectionsHref, lastPage as lastPageOf } from '@/lib/api/list-state';
@@ -15,6 +18,7 @@ import { CELL_CLASS, collectionColumns, features } from './columns';
 import { Pagination } from './pagination';
 import { rememberListHref } from './list-memory';
 import { TrailRecorder } from '@/components/trail/trail-recorder';
+import { navigationStarted } from '@/lib/navigation/progress';
 import { useListState } from './use-list-state';
 
 const NO_ROWS: CollectionRow[] = [];
@@ -99,7 +103,10 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
       router.push(href);
     } else if (!window.getSelection()?.toString()) {
       if (modified) window.open(href, '_blank', 'noopener');
-      else router.push(href);
+      else {
+        navigationStarted(href);
+        router.push(href);
+      }
     }
   }
 
@@ -131,6 +138,8 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
         </EmptyState>
       ) : (
         <TrailRecorder path="/collections" keep={keepOf(state)} page={page} limit={limit} count={count}>
+          <ListSummary count={count} />
+          <SkipToPagination />
           <div
             role="region"
             aria-label="Collections table"
@@ -139,7 +148,7 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
           >
             <table
               aria-busy={busy}
-              className={`w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}
+              className={`rows-as-cards w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}
             >
               <caption className="sr-only">
                 Collections, page {page} of {lastPage}
@@ -160,7 +169,11 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
                   <tr key={row.original.id} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
                     {/* flexRender, not <FlexRender>: one component less per cell, 800 on a 100-row page. */}
                     {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className={CELL_CLASS[cell.column.id as keyof typeof CELL_CLASS]}>
+                      <td
+                        key={cell.id}
+                        data-col={cell.column.id}
+                        className={CELL_CLASS[cell.column.id as keyof typeof CELL_CLASS]}
+                      >
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>
                     ))}
@@ -182,6 +195,24 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
         onLimit={(size) => setState({ ...state, limit: size, page: Math.floor(((page - 1) * limit) / size) + 1 })}
       />
     </div>
+  );
+}
+
+/**
+ * The line above the rows: how many, and why that may be fewer than the account has (the
+ * upstream lists integrated collections only; any other still opens by id), and the zone
+ * the times are in.
+ */
+function ListSummary({ count }: { count: number }) {
+  const { zone } = useDisplay();
+  return (
+    <p className="mb-2 flex flex-wrap gap-x-2 text-sm text-zinc-600 dark:text-zinc-400">
+      <span className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100">
+        {new Intl.NumberFormat('en').format(count)} {count === 1 ? 'collection' : 'collections'}
+      </span>
+      <span>· integrated collections only (the API lists no others; any collection opens by its id)</span>
+      <span>· times in {zone === 'UTC' ? 'UTC' : `${zoneName(zone)} (${zone})`}</span>
+    </p>
   );
 }
 

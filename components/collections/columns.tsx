@@ -1,9 +1,10 @@
 'use client';
 
 import { createColumnHelper, rowPaginationFeature, tableFeatures } from '@tanstack/react-table';
-import { Badge, EnumBadge, StatusBadge } from '@/components/ui/badge';
+import { EnumText, StatusBadge } from '@/components/ui/badge';
 import { CopyButton } from '@/components/ui/copy-button';
-import { TimeAgo } from '@/components/ui/time-ago';
+import { IdText } from '@/components/ui/id-text';
+import { DateTime } from '@/components/ui/date-time';
 import type { CollectionRow } from '@/lib/query/rows';
 import { formatAmount } from '@/lib/format/money';
 
@@ -13,14 +14,21 @@ const column = createColumnHelper<typeof features, CollectionRow>();
 /**
  * Classes for a column's cells, so a cell's content needs no wrapper element of
  * its own: a 100-row page is 2,700 elements, and each one costs server render,
- * style, layout and hydration time.
+ * style, layout and hydration time. Every cell is one line (`cells`); on a
+ * phone the row becomes a card (`rows-as-cards` in globals.css, by `data-col`).
  */
 export const CELL_CLASS: Partial<Record<keyof CollectionRow, string>> = {
-  amount: 'whitespace-nowrap text-right tabular-nums',
-  payable: 'badges',
-  followUp: 'badges',
-  id: 'whitespace-nowrap',
+  amount: 'text-right tabular-nums',
+  payable: 'text-xs',
+  followUp: 'text-xs',
 };
+
+const muted = 'text-zinc-600 dark:text-zinc-400';
+
+/** Values as quiet text, comma-separated: one line where badges wrapped onto two. */
+function list(values: string[]) {
+  return values.flatMap((v, i) => (i ? [', ', <EnumText key={v} value={v} />] : [<EnumText key={v} value={v} />]));
+}
 
 /** The table's columns; `minorUnits` follows AMOUNT_MINOR_UNITS from the server. */
 export function collectionColumns(minorUnits: boolean) {
@@ -30,7 +38,7 @@ export function collectionColumns(minorUnits: boolean) {
       cell: ({ row }) => (
         // A plain anchor: the table's click handler turns a plain click into a client-side
         // navigation, so 100 rows do not each mount a <Link> (its hooks cost render and hydration time).
-        <a href={`/collections/${row.original.id}`} className="link-strong whitespace-nowrap">
+        <a href={`/collections/${row.original.id}`} className="link-strong ref" title={row.original.reference}>
           {row.original.reference || <span className="italic">(no reference)</span>}
         </a>
       ),
@@ -40,10 +48,10 @@ export function collectionColumns(minorUnits: boolean) {
       cell: ({ row }) => {
         const c = row.original.contact;
         return (
-          <div className="min-w-36">
-            <div>{`${c.firstName} ${c.lastName}`.trim() || '—'}</div>
-            <div className="text-xs text-zinc-600 dark:text-zinc-400">{c.email || c.phone}</div>
-          </div>
+          <span className="contact">
+            <span>{`${c.firstName} ${c.lastName}`.trim() || '—'}</span>{' '}
+            <span className={`text-xs ${muted}`}>{c.email || c.phone}</span>
+          </span>
         );
       },
     }),
@@ -55,33 +63,25 @@ export function collectionColumns(minorUnits: boolean) {
     column.accessor('payable', {
       header: 'Methods',
       cell: ({ row }) =>
-        row.original.payable.methods.length ? (
-          row.original.payable.methods.map((m) => <EnumBadge key={m} value={m} />)
-        ) : (
-          <span className="text-zinc-600 dark:text-zinc-400">—</span>
-        ),
+        row.original.payable.methods.length ? list(row.original.payable.methods) : <span className={muted}>—</span>,
     }),
     column.accessor('followUp', {
       header: 'Follow-up',
       cell: ({ row }) => {
         const f = row.original.followUp;
-        if (!f.enabled) return <Badge>Off</Badge>;
-        return [
-          <Badge key="" tone="green">
-            On
-          </Badge>,
-          ...f.channels.map((ch) => <EnumBadge key={ch} value={ch} tone="neutral" />),
-        ];
+        if (!f.enabled) return <span className={muted}>Off</span>;
+        return [<span key="">On</span>, f.channels.length ? ' · ' : null, ...list(f.channels)];
       },
     }),
-    column.accessor('createdAt', { header: 'Created', cell: ({ row }) => <TimeAgo iso={row.original.createdAt} /> }),
+    column.accessor('createdAt', {
+      header: 'Created',
+      cell: ({ row }) => <DateTime iso={row.original.createdAt} short />,
+    }),
     column.accessor('id', {
       header: 'ID',
       cell: ({ row }) => (
         <>
-          <span className="inline-block max-w-40 truncate align-middle font-mono text-xs" title={row.original.id}>
-            {row.original.id}
-          </span>
+          <IdText id={row.original.id} />
           <CopyButton value={row.original.id} label={`id ${row.original.id}`} />
         </>
       ),

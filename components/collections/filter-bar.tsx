@@ -14,6 +14,7 @@ import {
   type Sort,
 } from '@/lib/api/list-state';
 import { label } from '@/lib/format/labels';
+import { navigationStarted } from '@/lib/navigation/progress';
 
 /**
  * Filters and sort of the collections list (contract section 7), all in the
@@ -119,7 +120,9 @@ export function FilterBar({
 
   function apply(changes: Partial<ListState>) {
     setProblem(null);
-    startTransition(() => router.push(collectionsHref({ ...state, ...changes, page: 1 })));
+    const href = collectionsHref({ ...state, ...changes, page: 1 });
+    navigationStarted(href);
+    startTransition(() => router.push(href));
   }
 
   /** The typed dates and amounts, checked by the API's strict rules before the URL changes. */

@@ -35,7 +35,12 @@ export function Pagination({ page, limit, count, rowsOnPage, lastPage, busy, onP
   const atEnd = page >= lastPage;
 
   return (
-    <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm">
+    <nav
+      id="pagination"
+      tabIndex={-1}
+      aria-label="Pagination"
+      className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm"
+    >
       <p aria-live="polite" className="tabular-nums text-zinc-700 dark:text-zinc-300">
         {rowsOnPage ? `${nf.format(from)}–${nf.format(to)} of ${nf.format(count)}` : `0 of ${nf.format(count)}`}
       </p>

@@ -1,38 +1,73 @@
 import Link from 'next/link';
+import { Suspense } from 'react';
+import { DisplayMenu } from '@/components/display/display-menu';
 import { Badge } from '@/components/ui/badge';
 import { focusRing } from '@/components/ui/button';
 import { IndexIndicator } from '@/components/search-index/index-indicator';
+import { hrefForId } from '@/lib/api/open-target';
+import { NavigationProgress } from './navigation-progress';
 import { SearchBox } from './search-box';
 
 const navLink = `rounded px-1 text-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white ${focusRing}`;
 
+/**
+ * One line at desktop width: name, navigation, index state, then Search and
+ * Display. Against the sandbox, a thin strip above says so (like a payments
+ * dashboard's test mode) and offers a few ids to open.
+ */
 export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: string[] }) {
   return (
     <header className="border-b border-zinc-200 bg-zinc-50/80 dark:border-zinc-800 dark:bg-zinc-900/60">
-      <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-3 sm:flex-row sm:items-start sm:justify-between">
-        <div className="flex flex-wrap items-center gap-4 pt-1">
-          <Link href="/collections" className={`font-semibold tracking-tight ${focusRing} rounded`}>
-            Collections Console
-          </Link>
-          <nav aria-label="Main" className="flex gap-3">
-            <Link href="/collections" className={navLink}>
-              Collections
-            </Link>
-            <Link href="/overview" className={navLink}>
-              Overview
-            </Link>
-            <Link href="/lookup" className={navLink}>
-              Lookup
-            </Link>
-          </nav>
-          {sandbox ? (
+      <Suspense fallback={null}>
+        <NavigationProgress />
+      </Suspense>
+      {sandbox ? (
+        <div className="border-b border-violet-200 bg-violet-50 text-xs text-violet-950 dark:border-violet-900 dark:bg-violet-950/40 dark:text-violet-100">
+          <p className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-1 px-4 py-1">
             <Badge tone="violet" title="The upstream is the embedded sandbox: generated, not real, data">
               Sandbox data
             </Badge>
-          ) : null}
-          <IndexIndicator />
+            <span>Generated records, not real payments.</span>
+            {examples.length ? (
+              <span className="hidden md:inline">
+                Try:{' '}
+                {examples.map((id, i) => (
+                  <span key={id}>
+                    {i ? ', ' : ''}
+                    <Link
+                      prefetch={false}
+                      href={hrefForId(id) ?? '#'}
+                      className={`rounded font-mono underline decoration-dotted hover:text-violet-700 dark:hover:text-white ${focusRing}`}
+                    >
+                      {id}
+                    </Link>
+                  </span>
+                ))}
+              </span>
+            ) : null}
+          </p>
         </div>
-        <SearchBox examples={examples} />
+      ) : null}
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2.5">
+        <Link href="/collections" className={`font-semibold tracking-tight ${focusRing} rounded`}>
+          Collections Console
+        </Link>
+        <nav aria-label="Main" className="flex gap-3">
+          <Link href="/collections" className={navLink}>
+            Collections
+          </Link>
+          <Link href="/overview" className={navLink}>
+            Overview
+          </Link>
+          <Link href="/lookup" className={navLink}>
+            Lookup
+          </Link>
+        </nav>
+        <IndexIndicator />
+        <div className="flex w-full items-center gap-2 sm:ml-auto sm:w-auto">
+          <SearchBox />
+          <DisplayMenu />
+        </div>
       </div>
     </header>
   );

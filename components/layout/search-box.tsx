@@ -1,9 +1,9 @@
 'use client';
 
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
-import { hrefForId, parseOpenTarget } from '@/lib/api/open-target';
+import { parseOpenTarget } from '@/lib/api/open-target';
+import { navigationStarted } from '@/lib/navigation/progress';
 import type { CollectionSummary } from '@/lib/api/summary';
 import { focusRing } from '@/components/ui/button';
 
@@ -28,7 +28,7 @@ const fullName = (h: Hit) => `${h.contact.firstName} ${h.contact.lastName}`.trim
 const money = (a: Hit['amount']) => `${a.currency} ${new Intl.NumberFormat('en').format(a.value)}`;
 const searchHref = (q: string) => `/search?${new URLSearchParams({ q })}`;
 
-export function SearchBox({ examples }: { examples: string[] }) {
+export function SearchBox() {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
@@ -64,7 +64,10 @@ export function SearchBox({ examples }: { examples: string[] }) {
         return;
       void import('@/components/keyboard/keyboard-actions').then(({ handleKey }) =>
         handleKey(event, {
-          go: (href) => router.push(href),
+          go: (href) => {
+            navigationStarted(href);
+            router.push(href);
+          },
           help: () => void import('@/components/keyboard/shortcuts-dialog').then((m) => setDialog(() => m.default)),
         }),
       );
@@ -122,14 +125,17 @@ export function SearchBox({ examples }: { examples: string[] }) {
     setText('');
     setActive(-1);
     input.current?.blur();
+    navigationStarted(href);
     router.push(href);
   }
 
   function submit() {
     if (active >= 0 && options[active]) return go(options[active].href);
     if (target.ok) return go(target.href);
-    if (!q) return setMessage(HINT);
-    if (/^https?:\/\//i.test(q) || q.startsWith('/')) return setMessage(target.message);
+    if (!q || /^https?:\/\//i.test(q) || q.startsWith('/')) {
+      setOpen(false);
+      return setMessage(q ? target.message : HINT);
+    }
     go(searchHref(q));
   }
 
@@ -167,7 +173,7 @@ export function SearchBox({ examples }: { examples: string[] }) {
             : 'No matches';
 
   return (
-    <div className="relative w-full sm:max-w-sm">
+    <div className="relative w-full sm:w-80">
       <form role="search" onSubmit={(e) => (e.preventDefault(), submit())} className="flex items-center">
         <label htmlFor="search-box" className="sr-only">
           Search
@@ -243,26 +249,14 @@ export function SearchBox({ examples }: { examples: string[] }) {
           No matches. Press Enter to see the results page.
         </p>
       ) : null}
-      <p id={ids.hint} aria-live="polite" className="mt-1 text-xs text-red-700 dark:text-red-300">
+      {/* Under the box, over the page: the header keeps its one line. */}
+      <p
+        id={ids.hint}
+        aria-live="polite"
+        className={`absolute z-20 mt-1 w-full text-xs text-red-700 dark:text-red-300 ${message ? 'rounded-md border border-red-200 bg-white px-3 py-2 shadow-lg dark:border-red-900 dark:bg-zinc-900' : ''}`}
+      >
         {message}
       </p>
-      {examples.length ? (
-        <p className="mt-1 hidden text-xs text-zinc-600 md:block dark:text-zinc-400">
-          <span>Sandbox examples: </span>
-          {examples.map((id, i) => (
-            <span key={id}>
-              {i ? ', ' : ''}
-              <Link
-                prefetch={false}
-                href={hrefForId(id) ?? '#'}
-                className="font-mono underline decoration-dotted hover:text-zinc-900 dark:hover:text-zinc-100"
-              >
-                {id}
-              </Link>
-            </span>
-          ))}
-        </p>
-      ) : null}
       {Dialog ? <Dialog onClose={() => setDialog(null)} /> : null}
     </div>
   );

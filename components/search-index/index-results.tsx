@@ -6,6 +6,7 @@ import { FreshnessLine, type Freshness } from './freshness';
 import { LinkPagination } from './link-pagination';
 import { SummaryTable, type SummaryRow } from './summary-table';
 import { TrailRecorder } from '@/components/trail/trail-recorder';
+import { SkipToPagination } from '@/components/ui/skip-link';
 
 /**
  * An index-served page of collections (a filtered list, search results): how
@@ -45,6 +46,7 @@ export function IndexResults({
       <FreshnessLine freshness={status} />
       {rows.length ? (
         <TrailRecorder path={path} keep={keep} page={page} limit={limit} count={count}>
+          <SkipToPagination />
           <SummaryTable rows={rows} matched={matched} caption={caption} minorUnits={minorUnits} />
         </TrailRecorder>
       ) : count ? (

@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
 import { Pagination } from '@/components/collections/pagination';
 import { DEFAULT_LIMIT, DEFAULT_PAGE, lastPage } from '@/lib/api/list-state';
+import { navigationStarted } from '@/lib/navigation/progress';
 
 /**
  * The list's pagination for pages the server renders (search results, filtered
@@ -31,6 +32,7 @@ export function LinkPagination({
     const query = new URLSearchParams(keep);
     if (p !== DEFAULT_PAGE) query.set('page', String(p));
     if (l !== DEFAULT_LIMIT) query.set('limit', String(l));
+    navigationStarted(`${path}?${query}`);
     startTransition(() => router.push(`${path}?${query}`));
   };
   return (

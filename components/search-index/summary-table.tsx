@@ -1,6 +1,7 @@
 import { StatusBadge } from '@/components/ui/badge';
 import { CopyButton } from '@/components/ui/copy-button';
-import { TimeAgo } from '@/components/ui/time-ago';
+import { IdText } from '@/components/ui/id-text';
+import { DateTime } from '@/components/ui/date-time';
 import type { CollectionSummary, MatchedField } from '@/lib/api/summary';
 import { formatAmount } from '@/lib/format/money';
 
@@ -38,7 +39,7 @@ export function SummaryTable({
       tabIndex={0}
       className="overflow-x-auto rounded-lg border border-zinc-200 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800"
     >
-      <table className="w-full text-left text-sm">
+      <table className="rows-as-cards w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
           <tr>
@@ -70,24 +71,26 @@ export function SummaryTable({
         <tbody className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
           {rows.map((row) => (
             <tr key={row.id} className="hover:bg-zinc-50 dark:hover:bg-zinc-900">
-              <td>
-                <a href={`/collections/${row.id}`} className="link-strong whitespace-nowrap">
+              <td data-col="reference">
+                <a href={`/collections/${row.id}`} className="link-strong ref" title={row.reference}>
                   {row.reference || <span className="italic">(no reference)</span>}
                 </a>
               </td>
-              <td>{`${row.contact.firstName} ${row.contact.lastName}`.trim() || '—'}</td>
-              <td className="whitespace-nowrap text-right tabular-nums">{formatAmount(row.amount, { minorUnits })}</td>
-              <td>
+              <td data-col="contact">
+                <span className="contact">{`${row.contact.firstName} ${row.contact.lastName}`.trim() || '—'}</span>
+              </td>
+              <td data-col="amount" className="text-right tabular-nums">
+                {formatAmount(row.amount, { minorUnits })}
+              </td>
+              <td data-col="status">
                 <StatusBadge status={row.status} />
               </td>
-              {matched ? <td>{(row.matched ?? []).map((m) => MATCHED[m]).join(', ')}</td> : null}
-              <td>
-                <TimeAgo iso={row.createdAt} />
+              {matched ? <td data-col="matched">{(row.matched ?? []).map((m) => MATCHED[m]).join(', ')}</td> : null}
+              <td data-col="createdAt">
+                <DateTime iso={row.createdAt} short />
               </td>
-              <td className="whitespace-nowrap">
-                <span className="inline-block max-w-40 truncate align-middle font-mono text-xs" title={row.id}>
-                  {row.id}
-                </span>
+              <td data-col="id">
+                <IdText id={row.id} />
                 <CopyButton value={row.id} label={`id ${row.id}`} />
               </td>
             </tr>

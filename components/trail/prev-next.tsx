@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { focusRing } from '@/components/ui/button';
 import { isShortcut } from '@/lib/keyboard/keys';
+import { navigationStarted } from '@/lib/navigation/progress';
 import {
   moved,
   neighbours,
@@ -82,6 +83,7 @@ export function PrevNext({ id }: { id: string }) {
       if (!target || target === 'loading') return;
       event.preventDefault();
       save(target.trail);
+      navigationStarted(`/collections/${target.id}`);
       router.push(`/collections/${target.id}`);
     }
     document.addEventListener('keydown', onKey);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { label } from '@/lib/format/labels';
+import { label, statusMeaning, type StatusMeaning } from '@/lib/format/labels';
 
 const TONES = {
   neutral: 'badge-neutral',
@@ -7,6 +7,7 @@ const TONES = {
   green: 'badge-green',
   amber: 'badge-amber',
   violet: 'badge-violet',
+  red: 'badge-red',
 } as const;
 
 export type BadgeTone = keyof typeof TONES;
@@ -27,12 +28,37 @@ export function Badge({
   );
 }
 
-const STATUS_TONE: Record<string, BadgeTone> = { pending: 'amber' };
+const MEANING_TONE: Record<StatusMeaning, BadgeTone> = {
+  paid: 'green',
+  waiting: 'amber',
+  ended: 'neutral',
+  failed: 'red',
+};
 
-/** A status badge: known values get a label and colour, others are verbatim and neutral. */
+/**
+ * A status badge that means something without colour: a paid status has a
+ * check, a waiting one a clock, an ended one a struck circle, a failed one a
+ * cross (icons drawn once in the layout), each with its label. A value we do
+ * not know is shown verbatim, neutral, without an icon: we claim nothing.
+ */
 export function StatusBadge({ status }: { status: string }) {
+  const meaning = statusMeaning(status);
   const l = label(status);
-  return <Badge tone={l.known ? (STATUS_TONE[status] ?? 'blue') : 'neutral'}>{l.text}</Badge>;
+  if (!meaning) return <Badge>{l.text || '(empty)'}</Badge>;
+  return (
+    <span className={`badge badge-icon ${TONES[MEANING_TONE[meaning]]}`} data-meaning={meaning}>
+      <svg aria-hidden="true" viewBox="0 0 16 16">
+        <use href={`#i-${meaning}`} />
+      </svg>
+      {l.text}
+    </span>
+  );
+}
+
+/** An open-enum value as text (a table cell's quieter form): the label, or the raw value in mono. */
+export function EnumText({ value }: { value: string }) {
+  const l = label(value);
+  return l.known ? <span>{l.text}</span> : <span className="font-mono text-xs">{l.text || '(empty)'}</span>;
 }
 
 /** An open-enum value: a friendly label when known, the raw value in mono otherwise. */

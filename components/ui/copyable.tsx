@@ -4,7 +4,7 @@ import { CopyButton } from './copy-button';
 export function Copyable({ value, label, mono = true }: { value: string; label: string; mono?: boolean }) {
   return (
     <span className="inline-flex max-w-full items-center gap-1">
-      <span className={`break-all ${mono ? 'font-mono text-xs' : ''}`}>{value}</span>
+      <span className={`wrap-anywhere ${mono ? 'font-mono text-xs' : ''}`}>{value}</span>
       <CopyButton value={value} label={label} />
     </span>
   );

@@ -28,7 +28,10 @@ export function Section({
 /** Term/definition rows for a record's fields. */
 export function Fields({ children }: { children: ReactNode }) {
   return (
-    <dl className="grid content-start grid-cols-[minmax(7rem,max-content)_1fr] gap-x-4 gap-y-2 text-sm">{children}</dl>
+    // On a phone the term sits above its value, which gets the card's whole width (ids, e-mails).
+    <dl className="grid content-start grid-cols-1 gap-x-4 text-sm sm:grid-cols-[minmax(7rem,max-content)_1fr] sm:gap-y-2">
+      {children}
+    </dl>
   );
 }
 
@@ -36,7 +39,7 @@ export function Field({ term, children }: { term: string; children: ReactNode })
   return (
     <>
       <dt className="text-zinc-600 dark:text-zinc-400">{term}</dt>
-      <dd className="min-w-0">{children}</dd>
+      <dd className="mb-2 min-w-0 sm:mb-0">{children}</dd>
     </>
   );
 }

@@ -11,6 +11,13 @@ describe('parseOpenTarget', () => {
     ['http://localhost:3000/collections/pay_abc?page=2', '/collections/pay_abc'],
     ['https://console.example.com/providers/prv_xyz/', '/providers/prv_xyz'],
     ['/collections/pay_abc#raw', '/collections/pay_abc'],
+    // The prefix in capitals can only mean the lower-case one; the rest keeps its case.
+    ['PAY_tgBQ5mvIyP9QqIdYhsYKUN', '/collections/pay_tgBQ5mvIyP9QqIdYhsYKUN'],
+    ['Prv_1OOEVJ9kS61uMJsJ', '/providers/prv_1OOEVJ9kS61uMJsJ'],
+    // The dashboard's own API links open the page.
+    ['http://localhost:3000/api/collections/pay_abc', '/collections/pay_abc'],
+    ['/api/providers/prv_xyz', '/providers/prv_xyz'],
+    ['https://console.example.com/Collections/PAY_Abc', '/collections/pay_Abc'],
   ])('opens %j at %s', (input, href) => {
     expect(parseOpenTarget(input)).toMatchObject({ ok: true, href });
   });

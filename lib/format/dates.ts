@@ -61,3 +61,63 @@ export function formatDay(day: string, bucket: 'day' | 'month' | 'year' | 'full'
   if (bucket === 'month') return MONTH_FORMAT.format(at);
   return (bucket === 'full' ? FULL_DAY_FORMAT : DAY_FORMAT).format(at);
 }
+
+const DATE_TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+/** A time zone the runtime knows, else UTC: a cookie or a browser may name anything. */
+export function safeTimeZone(zone: string | undefined | null): string {
+  if (!zone || zone.length > 64) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    // As given, not ICU's canonical name: Node and browsers canonicalise differently (Kolkata / Calcutta).
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * An exact time as people read it: "30 Jun 2025, 14:05" (with `seconds`, "30 Jun 2025, 14:05:12"),
+ * day-month-year so nobody misreads 06/07, in the given time zone (the viewer's, or UTC). Months
+ * are our own three letters: ICU's short names differ between runtimes ("Sep" / "Sept").
+ * Given `thisYear` (the current year in that zone), a date in it leaves the year out: "30 Jun, 14:05".
+ */
+export function formatDateTime(iso: string, timeZone = 'UTC', seconds = false, thisYear?: string): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  let format = DATE_TIME_FORMATS.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZone: safeTimeZone(timeZone),
+    });
+    DATE_TIME_FORMATS.set(timeZone, format);
+  }
+  const part: Record<string, string> = {};
+  for (const p of format.formatToParts(at)) part[p.type] = p.value;
+  const time = `${part.hour}:${part.minute}${seconds ? `:${part.second}` : ''}`;
+  const year = part.year === thisYear ? '' : ` ${part.year}`;
+  return `${Number(part.day)} ${MONTHS[Number(part.month) - 1]}${year}, ${time}`;
+}
+
+/** A short name of a time zone at a moment: "UTC", "GMT+1", "BST" where the runtime has one. */
+export function zoneName(timeZone: string, at: number = Date.now()): string {
+  if (timeZone === 'UTC') return 'UTC';
+  const part = new Intl.DateTimeFormat('en-GB', { timeZone: safeTimeZone(timeZone), timeZoneName: 'short' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? timeZone;
+}
+
+/** The current year in a time zone ("2026"), for dates that leave it out. */
+export function yearIn(timeZone: string, at: number = Date.now()): string {
+  return formatDateTime(new Date(at).toISOString(), timeZone).split(',')[0]!.split(' ')[2]!;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { label, labels } from './labels';
+import { fieldLabel, label, labels, statusMeaning } from './labels';
 
 describe('labels', () => {
   it('names every value the seed names', () => {
@@ -30,5 +30,38 @@ describe('labels', () => {
     expect(label('partially_paid')).toEqual({ text: 'partially_paid', known: false });
     expect(label('constructor')).toEqual({ text: 'constructor', known: false });
     expect(label('')).toEqual({ text: '', known: false });
+  });
+});
+
+describe('status meanings', () => {
+  it('says what the common statuses mean, and nothing for the rest', () => {
+    expect(['completed', 'paid', 'pending', 'on_hold', 'cancelled', 'expired', 'failed'].map(statusMeaning)).toEqual([
+      'paid',
+      'paid',
+      'waiting',
+      'waiting',
+      'ended',
+      'ended',
+      'failed',
+    ]);
+    expect(statusMeaning('partially_paid')).toBeNull();
+    expect(statusMeaning('toString')).toBeNull();
+    expect(label('on_hold')).toEqual({ text: 'On hold', known: true });
+  });
+});
+
+describe('fieldLabel', () => {
+  it.each([
+    ['bankName', 'Bank name'],
+    ['accountNumber', 'Account number'],
+    ['expiresAt', 'Expires at'],
+    ['expires_at', 'Expires at'],
+    ['url', 'URL'],
+    ['providerID', 'Provider ID'],
+    ['IBANCode', 'IBAN code'],
+    ['reusable', 'Reusable'],
+    ['__', '__'],
+  ])('%s → %s', (key, text) => {
+    expect(fieldLabel(key)).toBe(text);
   });
 });

@@ -1,22 +1,38 @@
 /**
- * Friendly labels for the enum values the seed names (contract section 1).
+ * Friendly labels for enum values: the ones the seed names (contract section 1)
+ * and the ones payment APIs commonly send (`completed`, `on_hold`, `email`, …).
  * Any other value is shown verbatim, in a neutral style: `known` says which.
  */
 const LABELS: Record<string, string> = {
   // status
   pending: 'Pending',
+  on_hold: 'On hold',
+  processing: 'Processing',
+  completed: 'Completed',
+  paid: 'Paid',
+  succeeded: 'Succeeded',
+  cancelled: 'Cancelled',
+  canceled: 'Canceled',
+  expired: 'Expired',
+  failed: 'Failed',
   // type
   integrated: 'Integrated',
+  standalone: 'Standalone',
+  invoice: 'Invoice',
   // payable.methods
   payment_link: 'Payment link',
   virtual_account: 'Virtual account',
   // followUp.channels
   whatsapp: 'WhatsApp',
   sms: 'SMS',
+  email: 'E-mail',
   // followUp.cadence
   every_10m: 'Every 10 minutes',
+  hourly: 'Hourly',
+  daily: 'Daily',
   // followUp.tone
   gentle: 'Gentle',
+  firm: 'Firm',
 };
 
 export type Label = { text: string; known: boolean };
@@ -28,4 +44,43 @@ export function label(value: string): Label {
 
 export function labels(values: readonly string[]): Label[] {
   return values.map(label);
+}
+
+/**
+ * What a status means to someone collecting money: paid, still waiting, or
+ * over without payment (`failed` apart: something went wrong). Unknown values
+ * mean nothing we could claim: `null`, shown neutral and verbatim.
+ */
+export type StatusMeaning = 'paid' | 'waiting' | 'ended' | 'failed';
+
+const MEANINGS: Record<string, StatusMeaning> = {
+  completed: 'paid',
+  paid: 'paid',
+  succeeded: 'paid',
+  pending: 'waiting',
+  on_hold: 'waiting',
+  processing: 'waiting',
+  cancelled: 'ended',
+  canceled: 'ended',
+  expired: 'ended',
+  failed: 'failed',
+};
+
+export function statusMeaning(status: string): StatusMeaning | null {
+  return Object.hasOwn(MEANINGS, status) ? MEANINGS[status]! : null;
+}
+
+const WORDS: Record<string, string> = { id: 'ID', url: 'URL', iban: 'IBAN', bic: 'BIC', sms: 'SMS', ussd: 'USSD' };
+
+/** A field name as a label: `bankName` → "Bank name", `expires_at` → "Expires at", `url` → "URL". */
+export function fieldLabel(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((w) => WORDS[w.toLowerCase()] ?? w.toLowerCase());
+  if (!words.length) return key;
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

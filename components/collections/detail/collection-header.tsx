@@ -1,6 +1,7 @@
 import { EnumBadge, StatusBadge } from '@/components/ui/badge';
 import { Copyable } from '@/components/ui/copyable';
 import { Field, Fields } from '@/components/ui/section';
+import { DateTime } from '@/components/ui/date-time';
 import { TimeAgo } from '@/components/ui/time-ago';
 import type { Collection } from '@/lib/api/schemas';
 import { formatAmount } from '@/lib/format/money';
@@ -32,21 +33,24 @@ export function CollectionHeader({ collection: c, minorUnits }: { collection: Co
       </div>
       <Fields>
         <Field term="Created">
-          <TimeAgo iso={c.createdAt} />
+          <DateTime iso={c.createdAt} seconds zone />
         </Field>
         <Field term="Updated">
-          <TimeAgo iso={c.updatedAt} />
+          <DateTime iso={c.updatedAt} seconds zone />
+          <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">
+            <TimeAgo iso={c.updatedAt} bare />
+          </span>
         </Field>
         <Field term="Completed">
           {c.completedAt ? (
-            <TimeAgo iso={c.completedAt} />
+            <DateTime iso={c.completedAt} seconds zone />
           ) : (
             <span className="text-zinc-600 dark:text-zinc-400">Not completed</span>
           )}
         </Field>
         <Field term="Expires in">
-          <span className="font-mono">{c.expiresIn}</span>{' '}
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">(as given; the API does not state the unit)</span>
+          <span className="tabular-nums">{c.expiresIn}</span>
+          <span className="block text-xs text-zinc-600 dark:text-zinc-400">Unit not specified by the API</span>
         </Field>
       </Fields>
     </div>

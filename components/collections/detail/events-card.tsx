@@ -2,7 +2,7 @@ import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
 import { KeyValue } from '@/components/ui/key-value';
 import { Section } from '@/components/ui/section';
-import { TimeAgo } from '@/components/ui/time-ago';
+import { DateTime } from '@/components/ui/date-time';
 import { asTimeline } from '@/lib/format/events';
 
 /** A timeline when every event has a type and a time; their raw content otherwise. */
@@ -28,11 +28,11 @@ export function EventsCard({ events }: { events: unknown[] }) {
                 <Badge tone="neutral">
                   <span className="font-mono">{entry.type}</span>
                 </Badge>
-                <TimeAgo iso={entry.at} />
+                <DateTime iso={entry.at} seconds />
               </div>
               {Object.keys(entry.details).length ? (
                 <div className="mt-1">
-                  <KeyValue value={entry.details} />
+                  <KeyValue value={entry.details} human />
                 </div>
               ) : null}
             </li>

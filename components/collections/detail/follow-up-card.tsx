@@ -10,8 +10,8 @@ export function FollowUpCard({ followUp: f }: { followUp: FollowUp }) {
           <OnOffBadge on={f.enabled} onText="Enabled" offText="Disabled" />
         </Field>
         <Field term="Start after">
-          <span className="font-mono">{f.startAfter}</span>{' '}
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">(as given; unit not stated)</span>
+          <span className="tabular-nums">{f.startAfter}</span>
+          <span className="block text-xs text-zinc-600 dark:text-zinc-400">Unit not specified by the API</span>
         </Field>
         <Field term="Cadence">
           <EnumBadge value={f.cadence} tone="neutral" />

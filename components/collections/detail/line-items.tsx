@@ -35,7 +35,7 @@ export function LineItems({ items, amount, minorUnits }: { items: LineItem[]; am
             tabIndex={0}
             className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-sky-600"
           >
-            <table className="w-full text-left text-sm">
+            <table className="items-as-cards w-full text-left text-sm">
               <thead className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
                 <tr>
                   <th scope="col" className="py-1 pr-3 font-medium">
@@ -58,11 +58,19 @@ export function LineItems({ items, amount, minorUnits }: { items: LineItem[]; am
               <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
                 {items.map((item, i) => (
                   <tr key={i}>
-                    <td className="py-1.5 pr-3 font-medium">{item.name}</td>
-                    <td className="py-1.5 pr-3 text-zinc-700 dark:text-zinc-300">{item.description}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{item.quantity}</td>
-                    <td className="whitespace-nowrap py-1.5 pr-3 text-right tabular-nums">{fmt(item.amount)}</td>
-                    <td className="whitespace-nowrap py-1.5 text-right tabular-nums">
+                    <td data-col="name" className="py-1.5 pr-3 font-medium">
+                      {item.name}
+                    </td>
+                    <td data-col="description" className="py-1.5 pr-3 text-zinc-700 dark:text-zinc-300">
+                      {item.description}
+                    </td>
+                    <td data-col="quantity" className="py-1.5 pr-3 text-right tabular-nums">
+                      {item.quantity}
+                    </td>
+                    <td data-col="amount" className="whitespace-nowrap py-1.5 pr-3 text-right tabular-nums">
+                      {fmt(item.amount)}
+                    </td>
+                    <td data-col="total" className="whitespace-nowrap py-1.5 text-right tabular-nums">
                       {fmt({ value: item.amount.value * item.quantity, currency: item.amount.currency })}
                     </td>
                   </tr>

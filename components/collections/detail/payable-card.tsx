@@ -21,7 +21,7 @@ export function PayableCard({ payable: p }: { payable: Payable }) {
         </Field>
         <Field term="Options">
           {p.options.length ? (
-            <KeyValue value={p.options} />
+            <KeyValue value={p.options} human />
           ) : (
             <span className="text-zinc-600 dark:text-zinc-400">No options</span>
           )}
