@@ -43,7 +43,7 @@ test('Watch a pending collection: the payment shows up, is announced, marks the 
   );
   await expect(page.getByText('Stopped watching: the status is now completed')).toBeVisible();
   // The page's own figures refreshed, and the tab says something changed.
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('completed');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Completed');
   await expect.poll(() => page.title()).toMatch(/^● Changed · /);
   // A completed collection has nothing to watch.
   await page.getByRole('button', { name: 'Close' }).click();

@@ -7,7 +7,11 @@
  *   BENCH_RUNS=20          loads per page for "rows visible" and "next page"
  *   BENCH_SCALE=1000000    collections in the scale test's sandbox
  *   BENCH_LIGHTHOUSE=3     Lighthouse runs per page and preset (0 to skip)
+ *   BENCH_BEFORE=<git ref> also build that commit (a worktree in .data/bench-before) and
+ *                          measure its first-load JS and rows visible in the same run,
+ *                          interleaved with ours: what a change cost, side by side
  *   --index-only           only the search index at scale (scripts/bench-index.ts)
+ *   --pages-only           only first-load JS, rows visible and "Next page" (a few minutes)
  */
 import autocannon from 'autocannon';
 import { chromium, type Browser } from '@playwright/test';
@@ -33,9 +37,12 @@ const PORTS = {
   floor: 3620,
   bigSandbox: 4611,
   oursBig: 3611,
+  before: 3630,
   index: [3612, 3613, 3614] as [number, number, number],
 };
 const FLOOR_DIR = resolve('.data/bench-floor');
+const BEFORE = process.env.BENCH_BEFORE;
+const BEFORE_DIR = resolve('.data/bench-before');
 const children: ChildProcess[] = [];
 const results: Record<string, unknown> = {
   machine: { cpus: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() },
@@ -135,16 +142,25 @@ async function visibleAt(browser: Browser, url: string, ready: Ready) {
 const rowsReady = (n: number): Ready => ({ rows: n });
 const detailReady: Ready = { heading: 'Line items' };
 
-async function interleaved(runs: number, a: () => Promise<number>, b: () => Promise<number>) {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  await a();
-  await b(); // warm both servers
-  for (let i = 0; i < runs; i++) {
-    xs.push(await a());
-    ys.push(await b());
-  }
-  return { ours: median(xs), floor: median(ys) };
+async function interleaved(
+  runs: number,
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+  c?: () => Promise<number>,
+) {
+  const all = c ? [a, b, c] : [a, b];
+  const xs = all.map(() => [] as number[]);
+  for (const f of all) await f(); // warm every server
+  for (let i = 0; i < runs; i++) for (const [n, f] of all.entries()) xs[n]!.push(await f());
+  return { ours: median(xs[0]!), floor: median(xs[1]!), before: c ? median(xs[2]!) : NaN };
+}
+
+/** The commit named by BENCH_BEFORE, checked out beside this one with hard-linked node_modules. */
+function checkoutBefore(ref: string) {
+  rmSync(BEFORE_DIR, { recursive: true, force: true });
+  execFileSync('git', ['worktree', 'prune']);
+  execFileSync('git', ['worktree', 'add', '--detach', '--force', BEFORE_DIR, ref], { stdio: 'ignore' });
+  execFileSync('cp', ['-al', 'node_modules', join(BEFORE_DIR, 'node_modules')]);
 }
 
 async function cpuPerRequest(pid: number, url: string, amount: number) {
@@ -327,6 +343,11 @@ async function main() {
   await build(resolve('.'));
   prepareFloor();
   await build(FLOOR_DIR);
+  if (BEFORE) {
+    console.log(`Building ${BEFORE} (BENCH_BEFORE)…`);
+    checkoutBefore(BEFORE);
+    await build(BEFORE_DIR);
+  }
 
   start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DB: '.data/bench-sandbox.sqlite' });
   const ours = start('next', ['start', '-p', String(PORTS.ours), '-H', '127.0.0.1'], {
@@ -337,7 +358,16 @@ async function main() {
     SANDBOX_PORT: String(PORTS.sandbox),
   });
   children.push(floor);
+  if (BEFORE)
+    children.push(
+      runNext(BEFORE_DIR, ['start', '-p', String(PORTS.before), '-H', '127.0.0.1'], {
+        SANDBOX_PORT: String(PORTS.sandbox),
+        API_BASE_URL: '',
+        INDEX_PATH: join(BEFORE_DIR, '.data/bench-index.sqlite'),
+      }),
+    );
   await waitFor(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/health`);
+  if (BEFORE) await waitFor(`http://127.0.0.1:${PORTS.before}/api/collections?limit=1`);
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/collections?limit=1`);
   await waitFor(`http://127.0.0.1:${PORTS.floor}/api/collections?limit=1`);
   const oursPid = serverPid(ours.pid!);
@@ -348,33 +378,46 @@ async function main() {
   const detailId = fixtures.accounts[0]!.examples.multipleLineItems!;
   const O = `http://127.0.0.1:${PORTS.ours}`;
   const F = `http://127.0.0.1:${PORTS.floor}`;
+  const B = `http://127.0.0.1:${PORTS.before}`;
+  /** "before" beside ours, against the floor, and ours over before: what the change cost. */
+  const beside = (name: string, ours: number, before: number, floor: number, unit: string) => {
+    if (!BEFORE) return;
+    row(`${name}, before (${BEFORE})`, before, floor, unit);
+    fact(`${name}, ours / before`, `${round(ours / before, 3)}×`);
+  };
 
   const executablePath = chromiumPath();
   const browser = await chromium.launch({ executablePath, args: executablePath ? CHROMIUM_ARGS : [] });
 
   console.log('\nFirst-load JS (gzip)');
   const floorJs = (await firstLoadJs(browser, `${F}/?limit=100`)).gzip;
-  row('first-load JS /collections', (await firstLoadJs(browser, `${O}/collections?limit=100`)).gzip, floorJs, 'B');
-  row(
-    'first-load JS /collections/{id}',
-    (await firstLoadJs(browser, `${O}/collections/${detailId}`)).gzip,
-    floorJs,
-    'B',
-  );
+  const js = async (base: string, path: string) => (await firstLoadJs(browser, `${base}${path}`)).gzip;
+  for (const [name, path] of [
+    ['first-load JS /collections', '/collections?limit=100'],
+    ['first-load JS /collections/{id}', `/collections/${detailId}`],
+  ] as const) {
+    const ours = await js(O, path);
+    row(name, ours, floorJs, 'B');
+    if (BEFORE) beside(name, ours, await js(B, path), floorJs, 'B');
+  }
 
   console.log(`\nRows visible (median of ${RUNS}, cold context, interleaved)`);
   const list = await interleaved(
     RUNS,
     () => visibleAt(browser, `${O}/collections?limit=100`, rowsReady(100)),
     () => visibleAt(browser, `${F}/?limit=100`, rowsReady(100)),
+    BEFORE ? () => visibleAt(browser, `${B}/collections?limit=100`, rowsReady(100)) : undefined,
   );
   row('rows visible /collections?limit=100', list.ours, list.floor, 'ms');
+  beside('rows visible /collections?limit=100', list.ours, list.before, list.floor, 'ms');
   const detail = await interleaved(
     RUNS,
     () => visibleAt(browser, `${O}/collections/${detailId}`, detailReady),
     () => visibleAt(browser, `${F}/?limit=10`, rowsReady(10)),
+    BEFORE ? () => visibleAt(browser, `${B}/collections/${detailId}`, detailReady) : undefined,
   );
   row('main content visible /collections/{id}', detail.ours, detail.floor, 'ms');
+  beside('main content visible /collections/{id}', detail.ours, detail.before, detail.floor, 'ms');
 
   console.log(`\n"Next page" click to new rows (median of ${RUNS})`);
   const next = await interleaved(
@@ -385,6 +428,7 @@ async function main() {
   fact('next page visible, prefetch on', round(next.ours), 'ms');
   fact('next page visible, prefetch off', round(next.floor), 'ms');
   await browser.close();
+  if (process.argv.includes('--pages-only')) return report();
 
   if (LIGHTHOUSE_RUNS > 0) {
     // Before the load tests (they leave both servers with grown heaps), and interleaved like every other figure.
@@ -435,6 +479,10 @@ async function main() {
     await indexAtScale();
   }
 
+  report();
+}
+
+function report() {
   writeFileSync('bench/results.json', JSON.stringify(results, null, 2));
   const md = [
     '| measure | ours | floor | ratio |',

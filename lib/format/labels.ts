@@ -1,7 +1,8 @@
 /**
  * Friendly labels for enum values: the ones the seed names (contract section 1)
- * and the ones payment APIs commonly send (`completed`, `on_hold`, `email`, …).
- * Any other value is shown verbatim, in a neutral style: `known` says which.
+ * and the statuses payment APIs commonly send (`completed`, `on_hold`, …), which
+ * carry a meaning (below). Any other value is shown verbatim, in a neutral
+ * style: `known` says which.
  */
 const LABELS: Record<string, string> = {
   // status
@@ -17,22 +18,16 @@ const LABELS: Record<string, string> = {
   failed: 'Failed',
   // type
   integrated: 'Integrated',
-  standalone: 'Standalone',
-  invoice: 'Invoice',
   // payable.methods
   payment_link: 'Payment link',
   virtual_account: 'Virtual account',
   // followUp.channels
   whatsapp: 'WhatsApp',
   sms: 'SMS',
-  email: 'E-mail',
   // followUp.cadence
   every_10m: 'Every 10 minutes',
-  hourly: 'Hourly',
-  daily: 'Daily',
   // followUp.tone
   gentle: 'Gentle',
-  firm: 'Firm',
 };
 
 export type Label = { text: string; known: boolean };

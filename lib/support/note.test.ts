@@ -61,7 +61,7 @@ describe('supportNote', () => {
       { minorUnits: true, link: 'https://c.example/collections/pay_7Hk2mQ9xZ' },
     );
     expect(note).toContain('Amount: NGN 12,500.00');
-    expect(note).toContain('Status: completed');
+    expect(note).toContain('Status: Completed');
     expect(note).toContain('Completed: 2026-07-01 08:59 UTC');
     expect(note).toContain('Contact: (no name)');
     expect(note).toContain('Payment methods: none (payment switched off)');
