@@ -858,12 +858,12 @@ test.describe('phone width (390 × 844)', () => {
       // Every row's reference, amount and status lie inside the screen's width, with the right text.
       const boxes = await rows.evaluateAll((trs) =>
         trs.map((tr) => {
-          const cell = (col: string) => {
-            const td = tr.querySelector(`td[data-col="${col}"]`)!;
+          const cell = (n: number) => {
+            const td = tr.querySelectorAll('td')[n]!;
             const r = td.getBoundingClientRect();
             return { left: r.left, right: r.right, width: r.width, text: td.textContent ?? '' };
           };
-          return { reference: cell('reference'), amount: cell('amount'), status: cell('status') };
+          return { reference: cell(0), amount: cell(2), status: cell(3) };
         }),
       );
       for (const [i, c] of data.entries()) {

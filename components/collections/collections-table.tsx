@@ -5,7 +5,7 @@ import { flexRender, useTable, type PaginationState, type Updater } from '@tanst
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, type MouseEvent } from 'react';
-import { useDisplay } from '@/components/display/display-provider';
+import { useZone } from '@/components/display/display-provider';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SkipToPagination } from '@/components/ui/skip-link';
 import { zoneName } from '@/lib/format/dates';
@@ -148,7 +148,7 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
           >
             <table
               aria-busy={busy}
-              className={`rows-as-cards w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}
+              className={`list-cards w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}
             >
               <caption className="sr-only">
                 Collections, page {page} of {lastPage}
@@ -169,11 +169,7 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
                   <tr key={row.original.id} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
                     {/* flexRender, not <FlexRender>: one component less per cell, 800 on a 100-row page. */}
                     {row.getAllCells().map((cell) => (
-                      <td
-                        key={cell.id}
-                        data-col={cell.column.id}
-                        className={CELL_CLASS[cell.column.id as keyof typeof CELL_CLASS]}
-                      >
+                      <td key={cell.id} className={CELL_CLASS[cell.column.id as keyof typeof CELL_CLASS]}>
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>
                     ))}
@@ -204,14 +200,14 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
  * the times are in.
  */
 function ListSummary({ count }: { count: number }) {
-  const { zone } = useDisplay();
+  const zone = useZone();
   return (
-    <p className="mb-2 flex flex-wrap gap-x-2 text-sm text-zinc-600 dark:text-zinc-400">
+    <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400">
       <span className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100">
         {new Intl.NumberFormat('en').format(count)} {count === 1 ? 'collection' : 'collections'}
-      </span>
-      <span>· integrated collections only (the API lists no others; any collection opens by its id)</span>
-      <span>· times in {zone === 'UTC' ? 'UTC' : `${zoneName(zone)} (${zone})`}</span>
+      </span>{' '}
+      · integrated collections only (the API lists no others; any collection opens by its id) · times in{' '}
+      {zone === 'UTC' ? 'UTC' : `${zoneName(zone)} (${zone})`}
     </p>
   );
 }

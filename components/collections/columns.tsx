@@ -15,7 +15,7 @@ const column = createColumnHelper<typeof features, CollectionRow>();
  * Classes for a column's cells, so a cell's content needs no wrapper element of
  * its own: a 100-row page is 2,700 elements, and each one costs server render,
  * style, layout and hydration time. Every cell is one line (`cells`); on a
- * phone the row becomes a card (`rows-as-cards` in globals.css, by `data-col`).
+ * phone the row becomes a card (`list-cards` in globals.css, by each cell's position).
  */
 export const CELL_CLASS: Partial<Record<keyof CollectionRow, string>> = {
   amount: 'text-right tabular-nums',
@@ -38,7 +38,7 @@ export function collectionColumns(minorUnits: boolean) {
       cell: ({ row }) => (
         // A plain anchor: the table's click handler turns a plain click into a client-side
         // navigation, so 100 rows do not each mount a <Link> (its hooks cost render and hydration time).
-        <a href={`/collections/${row.original.id}`} className="link-strong ref" title={row.original.reference}>
+        <a href={`/collections/${row.original.id}`} className="link-strong ref">
           {row.original.reference || <span className="italic">(no reference)</span>}
         </a>
       ),
@@ -57,7 +57,24 @@ export function collectionColumns(minorUnits: boolean) {
     }),
     column.accessor('amount', {
       header: () => <span className="block text-right">Amount</span>,
-      cell: ({ row }) => formatAmount(row.original.amount, { minorUnits }),
+      cell: ({ row }) => {
+        const text = formatAmount(row.original.amount, { minorUnits });
+        if (!minorUnits) return text; // whole numbers as given: right-aligned, they line up already
+        // With minor units, JPY has no decimals and KWD three: the fraction gets a slot of its own so the
+        // decimal points of every row line up.
+        const dot = text.lastIndexOf('.');
+        return dot < 0 ? (
+          <>
+            {text}
+            <span className="frac" />
+          </>
+        ) : (
+          <>
+            {text.slice(0, dot)}
+            <span className="frac">{text.slice(dot)}</span>
+          </>
+        );
+      },
     }),
     column.accessor('status', { header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> }),
     column.accessor('payable', {

@@ -3,15 +3,17 @@
 import { createContext, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { displayCookie, displayZone, type Display } from '@/lib/display/preferences';
 
-type DisplayState = { display: Display; zone: string; setDisplay: (next: Display) => void };
+type DisplayState = { display: Display; setDisplay: (next: Display) => void };
 
 const DisplayContext = createContext<DisplayState>({
   display: { density: 'comfortable', times: 'local', zone: null },
-  zone: 'UTC',
   setDisplay: () => {},
 });
+/** The zone times are shown in, apart: a table's hundred times re-render only when it changes. */
+const ZoneContext = createContext('UTC');
 
 export const useDisplay = () => useContext(DisplayContext);
+export const useZone = () => useContext(ZoneContext);
 
 /**
  * The browser's display preferences (lib/display/preferences.ts), as the server
@@ -41,8 +43,8 @@ export function DisplayProvider({ initial, children }: { initial: Display; child
   }
 
   return (
-    <DisplayContext.Provider value={{ display, zone: displayZone(display), setDisplay }}>
-      {children}
+    <DisplayContext.Provider value={{ display, setDisplay }}>
+      <ZoneContext.Provider value={displayZone(display)}>{children}</ZoneContext.Provider>
     </DisplayContext.Provider>
   );
 }

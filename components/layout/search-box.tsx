@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { parseOpenTarget } from '@/lib/api/open-target';
+import { label } from '@/lib/format/labels';
 import { navigationStarted } from '@/lib/navigation/progress';
 import type { CollectionSummary } from '@/lib/api/summary';
 import { focusRing } from '@/components/ui/button';
@@ -95,7 +96,7 @@ export function SearchBox() {
           key: h.id,
           href: `/collections/${h.id}`,
           label: h.reference || h.id,
-          detail: [fullName(h), money(h.amount), h.status].filter(Boolean).join(' · '),
+          detail: [fullName(h), money(h.amount), label(h.status).text].filter(Boolean).join(' · '),
         }));
         setAnswer({ q, options, total: body.meta?.count ?? options.length });
       } catch {

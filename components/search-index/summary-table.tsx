@@ -72,7 +72,7 @@ export function SummaryTable({
           {rows.map((row) => (
             <tr key={row.id} className="hover:bg-zinc-50 dark:hover:bg-zinc-900">
               <td data-col="reference">
-                <a href={`/collections/${row.id}`} className="link-strong ref" title={row.reference}>
+                <a href={`/collections/${row.id}`} className="link-strong ref">
                   {row.reference || <span className="italic">(no reference)</span>}
                 </a>
               </td>

@@ -46,8 +46,8 @@ export function StatusBadge({ status }: { status: string }) {
   const l = label(status);
   if (!meaning) return <Badge>{l.text || '(empty)'}</Badge>;
   return (
-    <span className={`badge badge-icon ${TONES[MEANING_TONE[meaning]]}`} data-meaning={meaning}>
-      <svg aria-hidden="true" viewBox="0 0 16 16">
+    <span className={`badge badge-icon ${TONES[MEANING_TONE[meaning]]}`}>
+      <svg aria-hidden="true">
         <use href={`#i-${meaning}`} />
       </svg>
       {l.text}

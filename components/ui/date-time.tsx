@@ -1,6 +1,6 @@
 'use client';
 
-import { useDisplay } from '@/components/display/display-provider';
+import { useZone } from '@/components/display/display-provider';
 import { formatDateTime, formatUtc, yearIn, zoneName } from '@/lib/format/dates';
 
 /**
@@ -20,7 +20,7 @@ export function DateTime({
   /** Leave out the year of dates in the current one (a table column: "20 Nov, 16:45"). */
   short?: boolean;
 }) {
-  const { zone: timeZone } = useDisplay();
+  const timeZone = useZone();
   return (
     <time dateTime={iso} title={formatUtc(iso)} className="whitespace-nowrap tabular-nums">
       {formatDateTime(iso, timeZone, seconds, short ? yearIn(timeZone) : undefined)}

@@ -85,6 +85,19 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * Given `thisYear` (the current year in that zone), a date in it leaves the year out: "30 Jun, 14:05".
  */
 export function formatDateTime(iso: string, timeZone = 'UTC', seconds = false, thisYear?: string): string {
+  // A table renders a hundred of these, twice when the browser's zone arrives: formatting is the cost.
+  const key = `${iso}|${timeZone}|${seconds}|${thisYear}`;
+  const known = FORMATTED.get(key);
+  if (known !== undefined) return known;
+  const text = formatParts(iso, timeZone, seconds, thisYear);
+  if (FORMATTED.size >= 2_000) FORMATTED.clear();
+  FORMATTED.set(key, text);
+  return text;
+}
+
+const FORMATTED = new Map<string, string>();
+
+function formatParts(iso: string, timeZone: string, seconds: boolean, thisYear: string | undefined): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return iso;
   let format = DATE_TIME_FORMATS.get(timeZone);
@@ -117,7 +130,16 @@ export function zoneName(timeZone: string, at: number = Date.now()): string {
   return part?.value ?? timeZone;
 }
 
-/** The current year in a time zone ("2026"), for dates that leave it out. */
+const YEARS = new Map<string, { year: string; until: number }>();
+
+/**
+ * The current year in a time zone ("2026"), for dates that leave it out. Asked once per row of a
+ * table: remembered per zone for a minute rather than formatted a hundred times a render.
+ */
 export function yearIn(timeZone: string, at: number = Date.now()): string {
-  return formatDateTime(new Date(at).toISOString(), timeZone).split(',')[0]!.split(' ')[2]!;
+  const known = YEARS.get(timeZone);
+  if (known && at < known.until && at >= known.until - 60_000) return known.year;
+  const year = formatDateTime(new Date(at).toISOString(), timeZone).split(',')[0]!.split(' ')[2]!;
+  YEARS.set(timeZone, { year, until: at + 60_000 });
+  return year;
 }

@@ -16,6 +16,7 @@ import { noteInput } from '@/lib/support/note';
 import { RecordError } from '@/components/ui/record-error';
 import { getConfig } from '@/lib/server/env';
 import { readRecord, recordForPage } from '@/lib/server/record-page';
+import { label } from '@/lib/format/labels';
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -48,7 +49,7 @@ export default async function CollectionPage({ params }: Props) {
             kind: 'collection',
             id: c.id,
             label: c.reference || c.id,
-            detail: `${c.status} · ${formatAmount(c.amount, { minorUnits: amountMinorUnits })}`,
+            detail: `${label(c.status).text} · ${formatAmount(c.amount, { minorUnits: amountMinorUnits })}`,
           }}
           note={noteInput(c)}
           minorUnits={amountMinorUnits}
