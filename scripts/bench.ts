@@ -482,18 +482,20 @@ async function main() {
   report();
 }
 
+/** bench/results.{json,md}; a --pages-only run writes bench/results-pages.* and leaves the full run's alone. */
 function report() {
-  writeFileSync('bench/results.json', JSON.stringify(results, null, 2));
+  const out = process.argv.includes('--pages-only') ? 'bench/results-pages' : 'bench/results';
+  writeFileSync(`${out}.json`, JSON.stringify(results, null, 2));
   const md = [
     '| measure | ours | floor | ratio |',
     '|---|---|---|---|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
   writeFileSync(
-    'bench/results.md',
+    `${out}.md`,
     `# Benchmark results\n\n${(results.machine as { cpus: number }).cpus} cores, Node ${process.version}, ${new Date().toISOString()}\n\n${md}\n`,
   );
-  console.log('\nWrote bench/results.json and bench/results.md');
+  console.log(`\nWrote ${out}.json and ${out}.md`);
 }
 
 main()
