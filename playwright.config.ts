@@ -39,6 +39,14 @@ export default defineConfig({
       stdout: 'pipe',
     },
     {
+      // With OpenID Connect sign-in, and the provider it signs in with (e2e/oidc-provider.ts).
+      command: 'npx tsx scripts/e2e-server.ts oidc',
+      // 401 without a session is the server being up.
+      url: `${E2E.oidcURL}/api/collections?limit=1`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+    {
       command: 'npx tsx scripts/e2e-server.ts gated',
       // 401 without credentials is the gated server being up.
       url: `${E2E.gatedURL}/api/collections?limit=1`,

@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { errorMessage } from '@/lib/api/errors';
 import { correctedCollectionsUrl } from '@/lib/api/list-state';
 import { correctedOverviewUrl } from '@/lib/api/overview';
-import { checkAccess, WWW_AUTHENTICATE } from '@/lib/server/access';
+import { authenticate, WWW_AUTHENTICATE } from '@/lib/server/access';
 import { getConfig } from '@/lib/server/env';
 import { failureResponse } from '@/lib/server/errors';
 import { logger } from '@/lib/server/logger';
@@ -13,7 +13,7 @@ import { securityHeaders } from '@/lib/server/security-headers';
  * data layer, never here alone), security headers with a per-request CSP
  * nonce, and a real redirect for bad page/limit before anything renders.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname, searchParams, protocol } = request.nextUrl;
   const requestId = crypto.randomUUID();
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
@@ -23,17 +23,38 @@ export function proxy(request: NextRequest) {
     'X-Request-Id': requestId,
   };
   const config = getConfig();
+  // Signing in and out must be reachable without a session; those routes check what they need themselves.
+  const authRoute = pathname.startsWith('/auth/');
+  const access = authRoute
+    ? null
+    : await authenticate(config, {
+        authorization: request.headers.get('authorization'),
+        cookie: request.headers.get('cookie'),
+      });
 
-  if (!checkAccess(config, request.headers.get('authorization')).ok) {
-    logger.warn({ requestId, path: pathname }, 'access denied');
+  if (access && !access.ok) {
+    logger.warn({ requestId, path: pathname, action: 'access_denied' }, 'access denied');
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return failureResponse({ code: 'unauthorized', message: errorMessage('unauthorized', 'collections') }, headers);
+    }
+    // A page goes to the identity provider and comes back. Next strips the RSC headers before this runs, so a
+    // client-side navigation or prefetch gets the same redirect: its fetch cannot follow it off-site, and the
+    // router falls back to loading the page, which signs in. No data either way.
+    const navigation = request.method === 'GET';
+    if (config.oidc && navigation) {
+      const signIn = new URL('/auth/sign-in', request.url);
+      signIn.searchParams.set('returnTo', `${pathname}${request.nextUrl.search}`);
+      const response = NextResponse.redirect(signIn, 307);
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      response.headers.set('Cache-Control', 'private, no-store');
+      return response;
     }
     return new NextResponse('Sign in to use Collections Console.', {
       status: 401,
       headers: {
         ...headers,
-        'WWW-Authenticate': WWW_AUTHENTICATE,
+        // The browser's own credentials prompt, only when there are Basic users to type in.
+        ...(config.access.users.length ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
         'Cache-Control': 'private, no-store',
         'Content-Type': 'text/plain; charset=utf-8',
       },

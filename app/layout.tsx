@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { DisplayProvider } from '@/components/display/display-provider';
 import { AppHeader } from '@/components/layout/app-header';
 import { DISPLAY_COOKIE, parseDisplay } from '@/lib/display/preferences';
+import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { sandboxExamples } from '@/lib/server/sandbox-examples';
 import './globals.css';
@@ -29,6 +30,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const { upstream } = getConfig();
   const examples = await sandboxExamples();
   const display = parseDisplay((await cookies()).get(DISPLAY_COOKIE)?.value);
+  // Who is signed in, for the shell (proxy.ts has already let the request through).
+  const principal = await requestContext()
+    .then((context) => context.principal)
+    .catch(() => null);
+  const user = principal?.kind === 'user' && principal.via !== 'open' ? principal : null;
   return (
     <html lang="en" data-density={display.density}>
       <body className="min-h-screen">
@@ -68,7 +74,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </symbol>
         </svg>
         <DisplayProvider initial={display}>
-          <AppHeader sandbox={upstream.sandbox} examples={examples} />
+          <AppHeader
+            sandbox={upstream.sandbox}
+            examples={examples}
+            user={user ? { name: user.displayName, role: user.role, canSignOut: user.via === 'session' } : null}
+          />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6">
             {children}
           </main>

@@ -6,6 +6,9 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? 4210);
 /** A second dashboard on the same build and sandbox, with the access gate on. */
 const gatedPort = port + 1;
+/** A third, signing people in with OpenID Connect against a real provider on localhost (e2e/oidc-provider.ts). */
+const oidcPort = port + 2;
+const oidcProviderPort = sandboxPort + 3;
 
 export const E2E = {
   port,
@@ -15,6 +18,16 @@ export const E2E = {
   gatedURL: `http://127.0.0.1:${gatedPort}`,
   gatedUser: { username: 'ada', password: 'correct:horse battery' },
   sandboxURL: `http://127.0.0.1:${sandboxPort}`,
+  oidcPort,
+  oidcURL: `http://127.0.0.1:${oidcPort}`,
+  oidcProviderPort,
+  /** localhost, not 127.0.0.1: the provider's cookies stay apart from the dashboards'. */
+  oidcIssuer: `http://localhost:${oidcProviderPort}`,
+  oidc: {
+    clientId: 'collections-console',
+    clientSecret: 'e2e-client-secret',
+    sessionSecret: 'e2e-session-secret-0123456789abcdef',
+  },
   timeoutMs: 2_000,
   /** Written by the dashboard during the run; scanned for the key. */
   serverLog: `.data/e2e-dashboard-${port}.log`,

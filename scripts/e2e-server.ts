@@ -23,6 +23,15 @@ for (const name of [
   'INDEX_SYNC_RPS',
   'INDEX_POLL_S',
   'SANDBOX_ACTIVITY',
+  'DASHBOARD_URL',
+  'DASHBOARD_ADMINS',
+  'OIDC_ISSUER',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'OIDC_ALLOWED_EMAILS',
+  'OIDC_ALLOWED_DOMAINS',
+  'SESSION_SECRET',
+  'AUDIT_RETENTION_DAYS',
 ])
   delete env[name];
 
@@ -42,12 +51,27 @@ if (which === 'sandbox') {
       SANDBOX_DB: fresh(`.data/e2e-sandbox-${E2E.sandboxPort}.sqlite`),
     },
   });
-} else if (which === 'dashboard' || which === 'gated') {
+} else if (which === 'dashboard' || which === 'gated' || which === 'oidc') {
   mkdirSync('.data', { recursive: true });
-  const port = String(which === 'gated' ? E2E.gatedPort : E2E.port);
-  const log = createWriteStream(which === 'gated' ? E2E.serverLog.replace('.log', '-gated.log') : E2E.serverLog);
+  const port = String(which === 'gated' ? E2E.gatedPort : which === 'oidc' ? E2E.oidcPort : E2E.port);
+  const log = createWriteStream(which === 'dashboard' ? E2E.serverLog : E2E.serverLog.replace('.log', `-${which}.log`));
+  // The OpenID Provider runs in this process, beside the dashboard that signs people in with it.
+  if (which === 'oidc') await (await import('../e2e/oidc-provider')).startOidcProvider();
   const gate =
-    which === 'gated' ? { DASHBOARD_USERS: `other:pw,${E2E.gatedUser.username}:${E2E.gatedUser.password}` } : {};
+    which === 'gated'
+      ? { DASHBOARD_USERS: `other:pw,${E2E.gatedUser.username}:${E2E.gatedUser.password}` }
+      : which === 'oidc'
+        ? {
+            DASHBOARD_URL: E2E.oidcURL,
+            OIDC_ISSUER: E2E.oidcIssuer,
+            OIDC_CLIENT_ID: E2E.oidc.clientId,
+            OIDC_CLIENT_SECRET: E2E.oidc.clientSecret,
+            OIDC_ALLOWED_DOMAINS: 'example.com',
+            OIDC_ALLOWED_EMAILS: 'ada@partner.test',
+            SESSION_SECRET: E2E.oidc.sessionSecret,
+            DASHBOARD_ADMINS: 'admin@example.com',
+          }
+        : {};
   child = runBin('next', ['start', '-p', port, '-H', '127.0.0.1'], {
     env: {
       ...env,
@@ -66,7 +90,7 @@ if (which === 'sandbox') {
     if (code) process.stderr.write(readFileSync(log.path, 'utf8'));
   });
 } else {
-  console.error('usage: e2e-server.ts sandbox|dashboard|gated');
+  console.error('usage: e2e-server.ts sandbox|dashboard|gated|oidc');
   process.exit(2);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

@@ -15,7 +15,17 @@ const navLink = `rounded px-1 text-sm text-zinc-700 hover:text-zinc-950 dark:tex
  * Display. Against the sandbox, a thin strip above says so (like a payments
  * dashboard's test mode) and offers a few ids to open.
  */
-export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: string[] }) {
+export type ShellUser = { name: string; role: 'viewer' | 'admin'; canSignOut: boolean };
+
+export function AppHeader({
+  sandbox,
+  examples,
+  user,
+}: {
+  sandbox: boolean;
+  examples: string[];
+  user: ShellUser | null;
+}) {
   return (
     <header className="border-b border-zinc-200 bg-zinc-50/80 dark:border-zinc-800 dark:bg-zinc-900/60">
       <Suspense fallback={null}>
@@ -67,8 +77,31 @@ export function AppHeader({ sandbox, examples }: { sandbox: boolean; examples: s
         <div className="flex w-full items-center gap-2 sm:ml-auto sm:w-auto">
           <SearchBox />
           <DisplayMenu />
+          {user ? <SignedIn user={user} /> : null}
         </div>
       </div>
     </header>
+  );
+}
+
+/** Who is signed in and as what; "Sign out" for a session (Basic credentials end with the browser). */
+function SignedIn({ user }: { user: ShellUser }) {
+  return (
+    <div className="flex shrink-0 items-center gap-2 text-sm">
+      <span className="max-w-40 truncate" title={user.name}>
+        {user.name}
+      </span>
+      <Badge tone={user.role === 'admin' ? 'violet' : 'neutral'}>{user.role === 'admin' ? 'Admin' : 'Viewer'}</Badge>
+      {user.canSignOut ? (
+        <form method="post" action="/auth/sign-out">
+          <button
+            type="submit"
+            className={`rounded-md border border-zinc-300 bg-white px-2 py-1.5 dark:border-zinc-700 dark:bg-zinc-900 ${focusRing}`}
+          >
+            Sign out
+          </button>
+        </form>
+      ) : null}
+    </div>
   );
 }

@@ -1,7 +1,8 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { cache } from 'react';
-import { checkAccess } from './access';
+import { authenticate } from './access';
+import type { Identity } from './auth/identity';
 import { getConfig } from './env';
 import { AppError } from './errors';
 
@@ -12,7 +13,7 @@ import { AppError } from './errors';
  * background jobs build a system context; the data layer refuses any context
  * that was not built here.
  */
-export type Principal = { kind: 'user'; name: string | null } | { kind: 'system'; name: string };
+export type Principal = ({ kind: 'user' } & Identity) | { kind: 'system'; name: string };
 export type RequestContext = Readonly<{ requestId: string; principal: Principal }>;
 
 const issued = new WeakSet<RequestContext>();
@@ -24,11 +25,14 @@ function issue(requestId: string, principal: Principal): RequestContext {
 }
 
 /** The context of a request, from its headers; throws `unauthorized` when the gate refuses. */
-export function contextFromHeaders(requestHeaders: Headers): RequestContext {
+export async function contextFromHeaders(requestHeaders: Headers): Promise<RequestContext> {
   const requestId = requestHeaders.get('x-request-id') ?? crypto.randomUUID();
-  const access = checkAccess(getConfig(), requestHeaders.get('authorization'));
+  const access = await authenticate(getConfig(), {
+    authorization: requestHeaders.get('authorization'),
+    cookie: requestHeaders.get('cookie'),
+  });
   if (!access.ok) throw AppError.of('unauthorized', 'collections');
-  return issue(requestId, { kind: 'user', name: access.user ?? null });
+  return issue(requestId, { kind: 'user', ...access.identity });
 }
 
 /** The current request's context in a server component (one per render). */

@@ -30,11 +30,12 @@ describe('data layer access check', () => {
   it('refuses to read without credentials, before any upstream call', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     try {
-      expect(() => context.contextFromHeaders(new Headers())).toThrow(
-        expect.objectContaining({ code: 'unauthorized' }),
-      );
+      await expect(context.contextFromHeaders(new Headers())).rejects.toMatchObject({ code: 'unauthorized' });
       // A context the gate did not issue (forged, copied, deserialised) reads nothing either.
-      const forged = { requestId: 'r1', principal: { kind: 'user', name: 'ada' } } as const;
+      const forged = {
+        requestId: 'r1',
+        principal: { kind: 'user', via: 'basic', name: 'ada', displayName: 'ada', role: 'admin' },
+      } as const;
       await expect(data.listCollections(forged, { page: 1, limit: 10 })).rejects.toMatchObject({
         code: 'unauthorized',
       });
@@ -50,17 +51,18 @@ describe('data layer access check', () => {
     }
   });
 
-  it('refuses wrong credentials', () => {
-    expect(() => context.contextFromHeaders(basic('ada:wrong'))).toThrow(
-      expect.objectContaining({ code: 'unauthorized' }),
-    );
+  it('refuses wrong credentials', async () => {
+    await expect(context.contextFromHeaders(basic('ada:wrong'))).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('reads with valid credentials, under the request id proxy.ts assigned', async () => {
     const headers = basic('ada:s3cret');
     headers.set('x-request-id', 'req-42');
-    const ctx = context.contextFromHeaders(headers);
-    expect(ctx).toMatchObject({ requestId: 'req-42', principal: { kind: 'user', name: 'ada' } });
+    const ctx = await context.contextFromHeaders(headers);
+    expect(ctx).toMatchObject({
+      requestId: 'req-42',
+      principal: { kind: 'user', via: 'basic', name: 'ada', role: 'admin' },
+    });
     const page = await data.listCollections(ctx, { page: 1, limit: 5 });
     expect(page.data).toHaveLength(5);
   });

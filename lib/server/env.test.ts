@@ -12,7 +12,8 @@ describe('server configuration', () => {
       timeoutMs: 10_000,
     });
     expect(config.amountMinorUnits).toBe(false);
-    expect(config.access).toEqual({ users: [], open: false });
+    expect(config.access).toEqual({ users: [], open: false, admins: [] });
+    expect(config.oidc).toBeNull();
   });
 
   it('follows SANDBOX_PORT for the sandbox upstream', () => {

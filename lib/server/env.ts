@@ -38,6 +38,28 @@ const users = z
     });
   });
 
+/** A comma-separated list, trimmed, empty items dropped; `lower` for e-mails and domains. */
+const list = (lower = false) =>
+  z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? '')
+        .split(',')
+        .map((item) => (lower ? item.trim().toLowerCase() : item.trim()))
+        .filter(Boolean),
+    );
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => v || undefined);
+/** https, or http on a loopback host (a provider or a dashboard on this machine, as in tests). */
+const secureUrl = baseUrl.refine((url) => {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+}, 'must be https (http only on localhost or 127.0.0.1)');
+
 const schema = z
   .object({
     API_BASE_URL: z
@@ -72,10 +94,47 @@ const schema = z
     INDEX_SYNC_RPS: z.coerce.number().positive().max(1000).optional(),
     INDEX_POLL_S: z.coerce.number().int().min(1).max(3600).default(15),
     NODE_ENV: z.string().optional(),
+    DASHBOARD_URL: optionalText.pipe(secureUrl.optional()),
+    OIDC_ISSUER: optionalText.pipe(secureUrl.optional()),
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText,
+    OIDC_ALLOWED_EMAILS: list(true),
+    OIDC_ALLOWED_DOMAINS: list(true),
+    SESSION_SECRET: list().pipe(z.array(z.string().min(32, 'must be at least 32 characters each'))),
+    DASHBOARD_ADMINS: list(true),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   })
   .superRefine((env, ctx) => {
     if (env.API_BASE_URL && !env.API_KEY)
       ctx.addIssue({ code: 'custom', path: ['API_KEY'], message: 'is required when API_BASE_URL is set' });
+    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      const missing = (['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const).find((k) => !env[k])!;
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'is required with the other OIDC_ settings (all three, or none)',
+      });
+    }
+    if (!env.OIDC_ISSUER) return;
+    if (!env.OIDC_ALLOWED_EMAILS.length && !env.OIDC_ALLOWED_DOMAINS.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_ALLOWED_EMAILS'],
+        message: 'or OIDC_ALLOWED_DOMAINS is required with OIDC (who may sign in)',
+      });
+    if (!env.SESSION_SECRET.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message: 'is required with OIDC (at least 32 characters)',
+      });
+    if (!env.DASHBOARD_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DASHBOARD_URL'],
+        message: 'is required with OIDC (the redirect URI is built from it)',
+      });
   });
 
 export type ServerConfig = ReturnType<typeof toConfig>;
@@ -91,7 +150,27 @@ function toConfig(env: z.output<typeof schema>) {
       timeoutMs: env.API_TIMEOUT_MS,
     },
     amountMinorUnits: env.AMOUNT_MINOR_UNITS,
-    access: { users: env.DASHBOARD_USERS, open: env.DASHBOARD_OPEN },
+    access: {
+      users: env.DASHBOARD_USERS,
+      open: env.DASHBOARD_OPEN,
+      /** Admin e-mails and Basic user names (lower-case); empty: every Basic user and open mode are admins. */
+      admins: env.DASHBOARD_ADMINS,
+    },
+    oidc: env.OIDC_ISSUER
+      ? {
+          issuer: env.OIDC_ISSUER,
+          clientId: env.OIDC_CLIENT_ID!,
+          clientSecret: env.OIDC_CLIENT_SECRET!,
+          allowedEmails: env.OIDC_ALLOWED_EMAILS,
+          allowedDomains: env.OIDC_ALLOWED_DOMAINS,
+          redirectUri: `${env.DASHBOARD_URL}/auth/callback`,
+        }
+      : null,
+    /** The public base URL (sign-in's redirect, cookies' Secure flag), when set. */
+    dashboardUrl: env.DASHBOARD_URL ?? null,
+    /** First signs and encrypts, all decrypt: rotate by putting the new secret first. */
+    sessionSecrets: env.SESSION_SECRET,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     index: {
       enabled: env.INDEX !== 'off',
       // With a real upstream there is no default secret: the index stays off until one is set.

@@ -37,7 +37,10 @@ describe('apiRoute', () => {
     const res = await call(handler, 'http://x/api/collections/pay_1', signedIn, { id: 'pay_1' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
-    expect(await res.json()).toEqual({ id: 'pay_1', user: { kind: 'user', name: 'ada' } });
+    expect(await res.json()).toEqual({
+      id: 'pay_1',
+      user: { kind: 'user', via: 'basic', name: 'ada', displayName: 'ada', role: 'admin' },
+    });
   });
 
   it('refuses bad input with a 400 naming it, before the gate or the read', async () => {

@@ -35,7 +35,7 @@ export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends 
     try {
       const params = parse(spec.params, await route.params, spec.subject) as Input<P>;
       const query = parse(spec.query, new URL(request.url).searchParams, spec.subject) as Input<Q>;
-      const context = contextFromHeaders(request.headers);
+      const context = await contextFromHeaders(request.headers);
       const result = await spec.read({ params, query, request }, context);
       return result instanceof Response ? result : json(result);
     } catch (error) {

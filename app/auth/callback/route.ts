@@ -1,0 +1,88 @@
+import { SESSION_COOKIE, SESSION_TTL_S, SIGN_IN_COOKIE, cookieValue } from '@/lib/server/access';
+import { isAllowed } from '@/lib/server/auth/identity';
+import { completeSignIn, type Transaction } from '@/lib/server/auth/oidc';
+import { authPage, cookie } from '@/lib/server/auth/page';
+import { open, seal } from '@/lib/server/auth/seal';
+import { getConfig } from '@/lib/server/env';
+import { logger } from '@/lib/server/logger';
+
+/**
+ * `GET /auth/callback?code=…&state=…`: the provider sends the browser back
+ * here. The sealed sign-in cookie must be present (it is cleared on every
+ * answer, so a replayed callback finds none), state, nonce and PKCE must match,
+ * the ID token must validate, and the e-mail must be on the allow-list; then a
+ * sealed session cookie and back to where the user was going.
+ */
+export async function GET(request: Request) {
+  const config = getConfig();
+  const oidc = config.oidc;
+  if (!oidc)
+    return authPage({
+      status: 404,
+      title: 'Sign-in is not set up',
+      message: 'This dashboard has no identity provider configured.',
+    });
+  const requestId = request.headers.get('x-request-id') ?? undefined;
+  const secure = config.dashboardUrl!.startsWith('https:');
+  const clearTransaction = cookie(SIGN_IN_COOKIE, '', { maxAge: 0, path: '/auth/callback', secure });
+  const again = { href: '/auth/sign-in', label: 'Sign in again' };
+
+  const sealed = cookieValue(request.headers.get('cookie'), SIGN_IN_COOKIE);
+  const transaction = (await open(sealed, 'sign-in', config.sessionSecrets)) as (Transaction & object) | null;
+  if (!transaction) {
+    logger.warn({ requestId }, 'sign-in callback without a valid sign-in transaction (expired, replayed or forged)');
+    return authPage(
+      {
+        status: 400,
+        title: 'This sign-in has expired',
+        message: 'The sign-in took too long, was already used, or did not start here. Start it again.',
+        action: again,
+      },
+      { 'Set-Cookie': clearTransaction },
+    );
+  }
+
+  // The public URL the provider redirected to, whatever the proxy in front of us calls it.
+  const callbackUrl = new URL(oidc.redirectUri);
+  callbackUrl.search = new URL(request.url).search;
+  let claims: Awaited<ReturnType<typeof completeSignIn>>;
+  try {
+    claims = await completeSignIn(oidc, callbackUrl, transaction);
+  } catch (error) {
+    logger.warn({ requestId, err: error instanceof Error ? error.message : String(error) }, 'sign-in failed');
+    return authPage(
+      {
+        status: 400,
+        title: 'Sign-in failed',
+        message: 'The identity provider’s answer could not be accepted. Start the sign-in again.',
+        action: again,
+      },
+      { 'Set-Cookie': clearTransaction },
+    );
+  }
+
+  const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
+  if (!isAllowed(email, claims.email_verified, oidc)) {
+    logger.warn(
+      { requestId, user: email ?? claims.sub, action: 'access_denied' },
+      'sign-in refused: not on the allow-list',
+    );
+    return authPage(
+      {
+        status: 403,
+        title: 'You are not allowed to use Collections Console',
+        message: `${email ?? 'This account'} is not on the list of people who may sign in. Ask whoever runs the dashboard to add your address or your company’s domain.`,
+        action: { href: '/auth/sign-in', label: 'Sign in with another account' },
+      },
+      { 'Set-Cookie': clearTransaction },
+    );
+  }
+
+  const name = typeof claims.name === 'string' ? claims.name.slice(0, 200) : undefined;
+  const session = await seal({ email, name }, 'session', config.sessionSecrets, SESSION_TTL_S);
+  logger.info({ requestId, user: email, action: 'sign_in' }, 'signed in');
+  const headers = new Headers({ Location: transaction.returnTo, 'Cache-Control': 'private, no-store' });
+  headers.append('Set-Cookie', clearTransaction);
+  headers.append('Set-Cookie', cookie(SESSION_COOKIE, session, { maxAge: SESSION_TTL_S, secure }));
+  return new Response(null, { status: 303, headers });
+}

@@ -1,0 +1,32 @@
+import { SESSION_COOKIE } from '@/lib/server/access';
+import { authPage, cookie } from '@/lib/server/auth/page';
+import { getConfig } from '@/lib/server/env';
+
+/**
+ * `POST /auth/sign-out` (a form in the shell): the session cookie is cleared
+ * and the browser lands on a page that says so. Refused from another origin, so
+ * no other site can sign a user out.
+ */
+export async function POST(request: Request) {
+  const config = getConfig();
+  // Browsers say where a form post comes from in Sec-Fetch-Site; with our no-referrer policy, Origin is "null".
+  const site = request.headers.get('sec-fetch-site');
+  const origin = request.headers.get('origin');
+  const own = new URL(request.url).origin;
+  const allowed = ['null', own, config.dashboardUrl ? new URL(config.dashboardUrl).origin : own];
+  if ((site && site !== 'same-origin' && site !== 'none') || (origin && !allowed.includes(origin)))
+    return authPage({
+      status: 403,
+      title: 'Sign-out refused',
+      message: 'The request did not come from this dashboard.',
+    });
+  const secure = (config.dashboardUrl ?? own).startsWith('https:');
+  return new Response(null, {
+    status: 303,
+    headers: {
+      Location: '/auth/signed-out',
+      'Cache-Control': 'private, no-store',
+      'Set-Cookie': cookie(SESSION_COOKIE, '', { maxAge: 0, secure }),
+    },
+  });
+}
