@@ -2,7 +2,8 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { errorMessage } from '@/lib/api/errors';
 import { correctedCollectionsUrl } from '@/lib/api/list-state';
 import { correctedOverviewUrl } from '@/lib/api/overview';
-import { authenticate, WWW_AUTHENTICATE } from '@/lib/server/access';
+import { authenticate, basicUserName, SESSION_COOKIE, WWW_AUTHENTICATE } from '@/lib/server/access';
+import { recordRefused } from '@/lib/server/audit/refused';
 import { getConfig } from '@/lib/server/env';
 import { failureResponse } from '@/lib/server/errors';
 import { logger } from '@/lib/server/logger';
@@ -34,6 +35,10 @@ export async function proxy(request: NextRequest) {
 
   if (access && !access.ok) {
     logger.warn({ requestId, path: pathname, action: 'access_denied' }, 'access denied');
+    // Credentials that did not pass are audited; a request that brought none is someone not signed in yet.
+    const authorization = request.headers.get('authorization');
+    if (authorization || request.cookies.has(SESSION_COOKIE))
+      recordRefused(requestId, basicUserName(authorization), pathname, 'unauthorized');
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return failureResponse({ code: 'unauthorized', message: errorMessage('unauthorized', 'collections') }, headers);
     }
@@ -58,6 +63,19 @@ export async function proxy(request: NextRequest) {
         'Cache-Control': 'private, no-store',
         'Content-Type': 'text/plain; charset=utf-8',
       },
+    });
+  }
+
+  // Admin routes (contract section 10): a viewer gets 403 forbidden_role here, and again from the data layer.
+  const adminRoute = pathname === '/audit' || pathname === '/api/audit' || pathname.startsWith('/api/audit/');
+  if (access?.ok && adminRoute && access.identity.role !== 'admin') {
+    logger.warn({ requestId, path: pathname, user: access.identity.name, action: 'access_denied' }, 'admins only');
+    recordRefused(requestId, access.identity.name, pathname, 'forbidden_role');
+    const failure = { code: 'forbidden_role' as const, message: errorMessage('forbidden_role', 'collections') };
+    if (pathname.startsWith('/api/')) return failureResponse(failure, headers);
+    return new NextResponse(`${failure.message}. The audit log is for admins.`, {
+      status: 403,
+      headers: { ...headers, 'Cache-Control': 'private, no-store', 'Content-Type': 'text/plain; charset=utf-8' },
     });
   }
 

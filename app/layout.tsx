@@ -78,6 +78,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             sandbox={upstream.sandbox}
             examples={examples}
             user={user ? { name: user.displayName, role: user.role, canSignOut: user.via === 'session' } : null}
+            admin={principal?.kind === 'user' && principal.role === 'admin'}
           />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6">
             {children}

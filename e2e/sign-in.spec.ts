@@ -144,3 +144,93 @@ test('sign-out from another site is refused', async ({ request }) => {
     expect(res.status()).toBe(403);
   }
 });
+
+test.describe('roles and the audit log', () => {
+  test('a viewer cannot export contact details, open the audit log or its API, and does not see them offered', async ({
+    page,
+  }) => {
+    await signIn(page, 'grace@example.com');
+    await expect(page.getByRole('banner').getByText('Viewer', { exact: true })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await expect(page.getByRole('checkbox', { name: /Include contact details/ })).toHaveCount(0);
+    await expect(page.getByText('exporting e-mails and phones is for admins')).toBeVisible();
+
+    const denied = await page.request.get('/api/export/collections.csv?live=1&contacts=1');
+    expect(denied.status()).toBe(403);
+    expect(await denied.json()).toMatchObject({ status: 'error', code: 'forbidden_role' });
+    expect((await page.request.get('/api/export/collections.csv?live=1')).status()).toBe(200);
+    for (const path of ['/api/audit', '/audit']) {
+      const res = await page.request.get(path);
+      expect(res.status(), path).toBe(403);
+    }
+    expect(await (await page.request.get('/api/audit')).json()).toMatchObject({ code: 'forbidden_role' });
+  });
+
+  test('every data route writes one entry under the user, and an admin finds who viewed a record and who searched for an e-mail', async ({
+    browser,
+    sandbox,
+  }) => {
+    test.slow(); // two people sign in
+    const viewer = await browser.newPage();
+    await signIn(viewer, 'grace@example.com');
+    await expect(viewer.getByRole('banner').getByText('Grace Hopper')).toBeVisible();
+    const id = sandbox.demo.collections.integrated[1]!;
+    const email = Object.values(sandbox.demo.contacts)[0]!.email;
+    const calls: [string, string, string | null][] = [
+      [`/api/collections/${id}`, 'view_collection', id],
+      [`/api/providers/${sandbox.demo.providers[0]}`, 'view_provider', sandbox.demo.providers[0]!],
+      ['/api/collections?limit=5', 'filter', null],
+      ['/api/collections?status=pending&limit=5', 'filter', null],
+      [`/api/search?q=${encodeURIComponent(email)}`, 'search', null],
+      ['/api/overview?range=30d', 'filter', 'overview'],
+      ['/api/export/collections.csv?live=1', 'export', null],
+    ];
+    const requestIds = new Map<string, [string, string | null]>();
+    for (const [path, action, target] of calls) {
+      const res = await viewer.request.get(path);
+      expect(res.status(), path).toBe(200);
+      await res.body();
+      requestIds.set(res.headers()['x-request-id']!, [action, target]);
+    }
+    await viewer.goto(`/collections/${id}`);
+    await expect(viewer.getByRole('heading', { level: 1 })).toBeVisible();
+
+    const admin = await browser.newPage();
+    await signIn(admin, 'admin@example.com');
+    await expect(admin.getByRole('banner').getByText('Admin', { exact: true })).toBeVisible();
+    const log = async (query: string) =>
+      (await (await admin.request.get(`/api/audit?${query}`)).json()) as {
+        data: {
+          user: string;
+          role: string;
+          action: string;
+          target: string | null;
+          requestId: string;
+          outcome: string;
+        }[];
+        meta: { count: number };
+      };
+    const mine = await log('user=grace%40example.com&limit=100');
+    for (const [requestId, [action, target]] of requestIds) {
+      const entries = mine.data.filter((e) => e.requestId === requestId);
+      expect(entries, `${action} ${requestId}`).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ user: 'grace@example.com', role: 'viewer', action, outcome: 'ok' });
+      if (target) expect(entries[0]!.target).toBe(target);
+    }
+    expect(mine.data.some((e) => e.action === 'sign_in')).toBe(true);
+    // The search's text is not stored; the same e-mail typed again (any case) finds it.
+    expect(JSON.stringify(mine.data)).not.toContain(email);
+    const searched = await log(`searched=${encodeURIComponent(email.toUpperCase())}`);
+    expect(searched.data.map((e) => e.user)).toContain('grace@example.com');
+
+    // The page: "who viewed pay_…", by the record's id.
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+    await admin.getByLabel('Target').fill(id);
+    await admin.getByRole('button', { name: 'Show' }).click();
+    const rows = admin.getByRole('region', { name: 'Audit entries' }).getByRole('row');
+    await expect(rows.filter({ hasText: 'grace@example.com' }).filter({ hasText: 'view_collection' })).toHaveCount(2);
+    await viewer.close();
+    await admin.close();
+  });
+});

@@ -4,7 +4,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { DetailError } from '@/components/ui/detail-error';
 import { IndexResults } from '@/components/search-index/index-results';
 import { readSearchState, toSearchParams } from '@/lib/api/list-state';
-import { requestContext } from '@/lib/server/context';
+import { isAdmin, requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
 import { searchCollections } from '@/lib/server/search-index/reads';
@@ -48,6 +48,7 @@ export default async function SearchPage({ searchParams }: Props) {
         filtered
         indexOn={status.state !== 'off'}
         count={'code' in result ? undefined : result.meta.count}
+        contactsAllowed={isAdmin(context)}
       />
     </div>
   );

@@ -25,6 +25,7 @@ export function ExportCsv({
   filtered,
   indexOn,
   count,
+  contactsAllowed,
 }: {
   /** The view's query string (no page or limit). */
   query: string;
@@ -33,6 +34,8 @@ export function ExportCsv({
   indexOn: boolean;
   /** Rows the view holds, when known. */
   count?: number;
+  /** Admins may export contact details; for a viewer the choice is not offered (the server refuses it too). */
+  contactsAllowed: boolean;
 }) {
   const [contacts, setContacts] = useState(false);
   const [live, setLive] = useState(!indexOn);
@@ -116,20 +119,26 @@ export function ExportCsv({
             {filtered ? 'Every page of this view, in its order' : 'Every collection of the account, newest first'}
             {count !== undefined ? ` (${nf.format(count)} rows)` : ''}.
           </p>
-          <label className="flex items-start gap-2">
-            <input
-              type="checkbox"
-              checked={contacts}
-              onChange={(e) => setContacts(e.target.checked)}
-              className="mt-1"
-            />
-            <span>
-              Include contact details
-              <span className="block text-xs text-zinc-600 dark:text-zinc-400">
-                Adds each customer’s e-mail and phone.
+          {contactsAllowed ? (
+            <label className="flex items-start gap-2">
+              <input
+                type="checkbox"
+                checked={contacts}
+                onChange={(e) => setContacts(e.target.checked)}
+                className="mt-1"
+              />
+              <span>
+                Include contact details
+                <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                  Adds each customer’s e-mail and phone.
+                </span>
               </span>
-            </span>
-          </label>
+            </label>
+          ) : (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              Without contact details: exporting e-mails and phones is for admins.
+            </p>
+          )}
           {filtered ? null : (
             <label className="flex items-start gap-2">
               <input

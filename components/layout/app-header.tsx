@@ -21,10 +21,13 @@ export function AppHeader({
   sandbox,
   examples,
   user,
+  admin,
 }: {
   sandbox: boolean;
   examples: string[];
   user: ShellUser | null;
+  /** Admins also see the audit log in the navigation. */
+  admin: boolean;
 }) {
   return (
     <header className="border-b border-zinc-200 bg-zinc-50/80 dark:border-zinc-800 dark:bg-zinc-900/60">
@@ -72,6 +75,11 @@ export function AppHeader({
           <Link href="/lookup" className={navLink}>
             Lookup
           </Link>
+          {admin ? (
+            <Link href="/audit" className={navLink}>
+              Audit
+            </Link>
+          ) : null}
         </nav>
         <IndexIndicator />
         <div className="flex w-full items-center gap-2 sm:ml-auto sm:w-auto">

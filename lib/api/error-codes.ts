@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  forbidden_role: 403,
   not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
@@ -54,6 +55,8 @@ export function errorMessage(
       return subject === 'collections'
         ? 'The upstream API refused access to these collections'
         : `This ${noun.toLowerCase()} belongs to a different account`;
+    case 'forbidden_role':
+      return 'Your role does not allow this: ask an admin of the dashboard';
     case 'not_found':
       return `${noun} not found`;
     case 'method_not_allowed':

@@ -27,6 +27,11 @@ export function gateIsOpen(config: ServerConfig): boolean {
   return config.access.open || config.upstream.sandbox || !config.production;
 }
 
+/** The user name a Basic header claims (never the password), for the audit log of a refused request. */
+export function basicUserName(header: string | null): string | null {
+  return parseBasic(header)?.user || null;
+}
+
 function parseBasic(header: string | null): { user: string; password: string } | null {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
   if (!match) return null;

@@ -47,3 +47,14 @@ export function systemContext(name: string): RequestContext {
 export function assertContext(context: RequestContext): void {
   if (!issued.has(context)) throw AppError.of('unauthorized', 'collections');
 }
+
+/** Whether the context may do what only admins may (export contact details, read the audit log). */
+export function isAdmin(context: RequestContext): boolean {
+  return context.principal.kind === 'system' || context.principal.role === 'admin';
+}
+
+/** The data layer's check for admin-only work: an issued context of an admin, else `forbidden_role`. */
+export function assertAdmin(context: RequestContext): void {
+  assertContext(context);
+  if (!isAdmin(context)) throw AppError.of('forbidden_role', 'collections');
+}

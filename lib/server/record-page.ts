@@ -6,7 +6,7 @@ import type { ApiFailure } from '@/lib/api/failure';
 import { isResourceId, type ResourceKind } from '@/lib/api/ids';
 import type { Collection, Provider } from '@/lib/api/schemas';
 import { requestContext } from './context';
-import { getCollection, getProvider } from './data';
+import { viewCollection, viewProvider } from './views';
 import { toFailure } from './errors';
 
 /**
@@ -20,8 +20,8 @@ type RecordOf = { collection: Collection; provider: Provider };
 export type RecordResult<K extends ResourceKind> = { ok: true; data: RecordOf[K] } | { ok: false; failure: ApiFailure };
 
 const read = {
-  collection: cache(async (id: string) => (await getCollection(await requestContext(), id)).data),
-  provider: cache(async (id: string) => (await getProvider(await requestContext(), id)).data),
+  collection: cache(async (id: string) => (await viewCollection(await requestContext(), id)).data),
+  provider: cache(async (id: string) => (await viewProvider(await requestContext(), id)).data),
 } satisfies { [K in ResourceKind]: (id: string) => Promise<RecordOf[K]> };
 
 /** The record or its failure; never throws (generateMetadata uses it as it is). */

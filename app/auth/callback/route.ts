@@ -1,5 +1,7 @@
 import { SESSION_COOKIE, SESSION_TTL_S, SIGN_IN_COOKIE, cookieValue } from '@/lib/server/access';
-import { isAllowed } from '@/lib/server/auth/identity';
+import { auditLog } from '@/lib/server/audit/audit';
+import { recordRefused } from '@/lib/server/audit/refused';
+import { isAllowed, roleFor } from '@/lib/server/auth/identity';
 import { completeSignIn, type Transaction } from '@/lib/server/auth/oidc';
 import { authPage, cookie } from '@/lib/server/auth/page';
 import { open, seal } from '@/lib/server/auth/seal';
@@ -67,6 +69,7 @@ export async function GET(request: Request) {
       { requestId, user: email ?? claims.sub, action: 'access_denied' },
       'sign-in refused: not on the allow-list',
     );
+    recordRefused(requestId ?? crypto.randomUUID(), email ?? claims.sub, '/auth/callback', 'not_allowed');
     return authPage(
       {
         status: 403,
@@ -80,7 +83,16 @@ export async function GET(request: Request) {
 
   const name = typeof claims.name === 'string' ? claims.name.slice(0, 200) : undefined;
   const session = await seal({ email, name }, 'session', config.sessionSecrets, SESSION_TTL_S);
-  logger.info({ requestId, user: email, action: 'sign_in' }, 'signed in');
+  auditLog().record({
+    at: new Date().toISOString(),
+    user: email!,
+    role: roleFor('session', email!, config.access.admins),
+    action: 'sign_in',
+    target: null,
+    detail: null,
+    requestId: requestId ?? crypto.randomUUID(),
+    outcome: 'ok',
+  });
   const headers = new Headers({ Location: transaction.returnTo, 'Cache-Control': 'private, no-store' });
   headers.append('Set-Cookie', clearTransaction);
   headers.append('Set-Cookie', cookie(SESSION_COOKIE, session, { maxAge: SESSION_TTL_S, secure }));

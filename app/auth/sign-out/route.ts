@@ -1,4 +1,5 @@
-import { SESSION_COOKIE } from '@/lib/server/access';
+import { authenticate, SESSION_COOKIE } from '@/lib/server/access';
+import { auditLog } from '@/lib/server/audit/audit';
 import { authPage, cookie } from '@/lib/server/auth/page';
 import { getConfig } from '@/lib/server/env';
 
@@ -21,6 +22,18 @@ export async function POST(request: Request) {
       message: 'The request did not come from this dashboard.',
     });
   const secure = (config.dashboardUrl ?? own).startsWith('https:');
+  const who = await authenticate(config, { authorization: null, cookie: request.headers.get('cookie') });
+  if (who.ok && who.identity.via === 'session')
+    auditLog().record({
+      at: new Date().toISOString(),
+      user: who.identity.name,
+      role: who.identity.role,
+      action: 'sign_out',
+      target: null,
+      detail: null,
+      requestId: request.headers.get('x-request-id') ?? crypto.randomUUID(),
+      outcome: 'ok',
+    });
   return new Response(null, {
     status: 303,
     headers: {

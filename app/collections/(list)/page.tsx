@@ -19,11 +19,10 @@ import { collectionListOptions } from '@/lib/query/options';
 import { QueryProvider } from '@/lib/query/query-provider';
 import { getQueryClient } from '@/lib/query/query-client';
 import { toRowPage } from '@/lib/query/rows';
-import { requestContext } from '@/lib/server/context';
-import { listCollections } from '@/lib/server/data';
+import { isAdmin, requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
-import { indexedCollections } from '@/lib/server/search-index/reads';
+import { indexedCollections, liveCollections } from '@/lib/server/search-index/reads';
 import { indexService } from '@/lib/server/search-index/service';
 
 export const metadata: Metadata = { title: 'Collections' };
@@ -50,7 +49,13 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   const heading = (count?: number) => (
     <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
       <h1 className="text-xl font-semibold tracking-tight">Collections</h1>
-      <ExportCsv query={exportQuery} filtered={isIndexed(state)} indexOn={status.state !== 'off'} count={count} />
+      <ExportCsv
+        query={exportQuery}
+        filtered={isIndexed(state)}
+        indexOn={status.state !== 'off'}
+        count={count}
+        contactsAllowed={isAdmin(context)}
+      />
     </div>
   );
 
@@ -89,7 +94,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
 
   // The first page of data goes into the HTML: prefetch with the data layer under the browser's key.
   const queryClient = getQueryClient();
-  const read = async () => toRowPage(await listCollections(context, state));
+  const read = async () => toRowPage(await liveCollections(context, state));
   await queryClient
     .query({
       ...collectionListOptions(state),

@@ -2,7 +2,8 @@ import 'server-only';
 import { LIVE_EXPORT_MAX_ROWS as LIVE_MAX_ROWS } from '@/lib/api/export';
 import type { ListState } from '@/lib/api/list-state';
 import type { Collection } from '@/lib/api/schemas';
-import { assertContext, type RequestContext } from '../context';
+import { audited, searchTarget } from '../audit/audit';
+import { assertContext, isAdmin, type RequestContext } from '../context';
 import { listCollections } from '../data';
 import { getConfig } from '../env';
 import { AppError } from '../errors';
@@ -250,5 +251,17 @@ async function live(context: RequestContext, input: ExportInput, signal: AbortSi
 
 export async function exportCollections(context: RequestContext, input: ExportInput, signal: AbortSignal) {
   assertContext(context);
-  return input.live ? live(context, input, signal) : fromIndex(input, signal);
+  // One audit entry per export: its view (filters, sort, search as a keyed hash), contacts or not, rows.
+  const { q, ...view } = input;
+  return audited(
+    context,
+    'export',
+    q ? searchTarget(q) : null,
+    async () => {
+      // Contact details leave the dashboard in bulk only for admins (contract section 10).
+      if (input.contacts && !isAdmin(context)) throw AppError.of('forbidden_role', 'collections');
+      return input.live ? live(context, input, signal) : fromIndex(input, signal);
+    },
+    (response) => ({ ...view, rows: response ? Number(response.headers.get('X-Total-Count') ?? NaN) || null : null }),
+  );
 }

@@ -6,6 +6,7 @@ import { listCollections } from '../data';
 import { AppError } from '../errors';
 import type { CollectionSummary, IndexPage } from './queries';
 import { indexService } from './service';
+import { audited, searchKind, searchTarget } from '../audit/audit';
 
 /**
  * The index's reads as the dashboard's API answers them: the seed's envelope,
@@ -43,44 +44,86 @@ async function fromIndex<T>(read: () => Promise<IndexPage<T>>, page: number, lim
   };
 }
 
+/** What an audit entry keeps of a search: its kind, the page and how many matched (never the text). */
+const searchDetail = (q: string, page: number, result: { meta: { count: number } } | null) => ({
+  kind: searchKind(q),
+  page,
+  results: result?.meta.count ?? null,
+});
+
 /** `/api/search` and the `/search` page. */
 export async function searchCollections(context: RequestContext, state: SearchState & { q: string }) {
   assertContext(context);
-  const queries = await indexService().queries();
-  return fromIndex(
-    () => queries.search(state.q, defaults(filterSchema), state.page, state.limit),
-    state.page,
-    state.limit,
-    'Search results from the index',
+  return audited(
+    context,
+    'search',
+    searchTarget(state.q),
+    async () => {
+      const queries = await indexService().queries();
+      return fromIndex(
+        () => queries.search(state.q, defaults(filterSchema), state.page, state.limit),
+        state.page,
+        state.limit,
+        'Search results from the index',
+      );
+    },
+    (result) => searchDetail(state.q, state.page, result),
   );
 }
 
 /** A filtered, sorted or searched page of the list, from the index. */
 export async function indexedCollections(context: RequestContext, state: ListState) {
   assertContext(context);
-  const queries = await indexService().queries();
-  const read = state.q
-    ? () => queries.search(state.q!, state, state.page, state.limit)
-    : () => queries.list(state, state.page, state.limit);
-  return fromIndex<CollectionSummary>(read, state.page, state.limit, 'Collections retrieved from the index');
+  const read = async () => {
+    const queries = await indexService().queries();
+    const page = state.q
+      ? () => queries.search(state.q!, state, state.page, state.limit)
+      : () => queries.list(state, state.page, state.limit);
+    return fromIndex<CollectionSummary>(page, state.page, state.limit, 'Collections retrieved from the index');
+  };
+  if (state.q)
+    return audited(context, 'search', searchTarget(state.q), read, (r) => searchDetail(state.q!, state.page, r));
+  return audited(context, 'filter', null, read, (r) => ({ ...state, results: r?.meta.count ?? null }));
+}
+
+/** The live upstream list (no filters), as the list page and `/api/collections` read it. */
+export async function liveCollections(context: RequestContext, state: ListState) {
+  assertContext(context);
+  return audited(
+    context,
+    'filter',
+    null,
+    () => listCollections(context, state),
+    (r) => ({ page: state.page, limit: state.limit, results: r?.meta.count ?? null }),
+  );
 }
 
 /** `/api/collections`: the live upstream list, or the index when filtered, searched or sorted. */
 export async function collectionsPage(context: RequestContext, state: ListState) {
   if (isIndexed(state)) return indexedCollections(context, state);
-  assertContext(context);
-  const live = await listCollections(context, state);
+  const live = await liveCollections(context, state);
   return { ...live, meta: { ...live.meta, source: 'upstream' as const } };
 }
 
 /** `/api/overview` and the `/overview` page: the roll-ups for a range, with the index's freshness. */
 export async function indexOverview(context: RequestContext, range: Range) {
   assertContext(context);
-  const service = indexService();
-  const queries = await service.queries();
-  const [figures, status] = await Promise.all([guarded(() => queries.overview(range, Date.now())), service.status()]);
-  const data: Overview = { ...figures, asOf: status.asOf, coverage: status.coverage };
-  return { status: 'success' as const, message: 'Overview from the index', data, index: status };
+  return audited(
+    context,
+    'filter',
+    'overview',
+    async () => {
+      const service = indexService();
+      const queries = await service.queries();
+      const [figures, status] = await Promise.all([
+        guarded(() => queries.overview(range, Date.now())),
+        service.status(),
+      ]);
+      const data: Overview = { ...figures, asOf: status.asOf, coverage: status.coverage };
+      return { status: 'success' as const, message: 'Overview from the index', data, index: status };
+    },
+    () => ({ range }),
+  );
 }
 
 /** `/api/index/status`. */

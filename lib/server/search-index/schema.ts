@@ -8,6 +8,22 @@ import type { Generated } from 'kysely';
  */
 export type IndexDatabase = {
   index_meta: { key: string; value: string };
+  /** Who saw what (lib/server/audit): append-only, never emptied with the index. */
+  audit_entries: {
+    id: Generated<number>;
+    /** ISO 8601 UTC with milliseconds. */
+    at: string;
+    user: string;
+    role: string;
+    action: string;
+    /** A record id, `overview`, or a search's keyed hash; null when the action has none. */
+    target: string | null;
+    /** JSON: what else the entry says (a search's kind and result count, an export's filters and rows). */
+    detail: string | null;
+    request_id: string;
+    /** `ok`, or the error code the request ended with. */
+    outcome: string;
+  };
   /** Accounts by their non-reversible key (blind.ts `accountKey`); rows carry the small id. */
   accounts: { id: Generated<number>; key: string };
   /** Narrow rows: what filters, sorts and counts read. */

@@ -10,7 +10,7 @@ import { AppError } from '../errors';
 import { logger } from '../logger';
 import { blindKeys } from './blind';
 import { createQueries, type IndexQueries } from './queries';
-import { openIndexStore, type IndexStore } from './store';
+import { openIndexStore, type IndexDb, type IndexStore } from './store';
 import { createSync, isErrorState, type IndexSync } from './sync';
 
 /**
@@ -318,6 +318,17 @@ function createIndexService() {
         facets = null;
         throw error;
       });
+    },
+
+    /**
+     * The database the audit log writes to: the open index's own connection (one connection per file in
+     * a process, so writes never wait on each other); null while the index is not open (turned off, or
+     * failing: the caller keeps its entries and asks again). `off` says whether it is off for good.
+     */
+    async auditDb(): Promise<{ db: IndexDb | null; off: boolean; path: string }> {
+      if (disabledReason()) return { db: null, off: true, path };
+      await ensureOpen();
+      return { db: running?.store.db ?? null, off: false, path };
     },
 
     /** For store errors met while answering a query: reopen or turn off as the fault says. */

@@ -204,6 +204,15 @@ function openSqlite(path: string): IndexDb {
   return db;
 }
 
+/**
+ * The index's database with no index in it: for the audit log when the index is turned off (INDEX=off,
+ * or no INDEX_SECRET), so who saw what is kept either way. Never open while an index store is.
+ */
+export async function openDatabaseOnly(path: string): Promise<IndexDb> {
+  mkdirSync(dirname(path), { recursive: true });
+  return (await migrated(path)).db;
+}
+
 /** Migrates; a file this version cannot migrate (another schema, a half-applied one) is set aside. */
 async function migrated(path: string): Promise<{ db: IndexDb; setAside: boolean }> {
   let db = openSqlite(path);

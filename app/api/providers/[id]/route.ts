@@ -1,9 +1,9 @@
 import { providerIdParams } from '@/lib/api/inputs';
-import { getProvider } from '@/lib/server/data';
+import { viewProvider } from '@/lib/server/views';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
   subject: 'provider',
   params: providerIdParams,
-  read: ({ params }, context) => getProvider(context, params.id),
+  read: ({ params }, context) => viewProvider(context, params.id),
 });

@@ -1,0 +1,62 @@
+import 'server-only';
+import type { AuditQuery, AuditRow } from '@/lib/api/audit';
+import { assertAdmin, type RequestContext } from '../context';
+import { AppError } from '../errors';
+import { audit, auditDatabase, auditLog, searchTarget } from './audit';
+
+/**
+ * `/api/audit` and the `/audit` page (admins only): entries newest first,
+ * filtered by user, action, target or what was searched for (hashed as searches
+ * are stored), and a time range in UTC days. Entries still waiting to be
+ * written are flushed first, so what a user just did is there.
+ */
+export async function readAudit(context: RequestContext, query: AuditQuery) {
+  try {
+    assertAdmin(context);
+  } catch (error) {
+    audit(context, 'access_denied', '/audit', 'forbidden_role');
+    throw error;
+  }
+  await auditLog().flush();
+  const db = await auditDatabase();
+  if (!db) throw new AppError('index_unavailable', 'The audit log cannot be read right now: its database is not open');
+  let where = db.selectFrom('audit_entries');
+  if (query.user) where = where.where('user', '=', query.user.toLowerCase());
+  if (query.action) where = where.where('action', '=', query.action);
+  const target = query.searched ? searchTarget(query.searched) : query.target;
+  if (target) where = where.where('target', '=', target);
+  if (query.from) where = where.where('at', '>=', `${query.from}T00:00:00.000Z`);
+  if (query.to)
+    where = where.where('at', '<', new Date(Date.parse(`${query.to}T00:00:00.000Z`) + 86_400_000).toISOString());
+  const [rows, total] = await Promise.all([
+    where
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute(),
+    where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const count = Number(total.n);
+  const data: AuditRow[] = rows.map((r) => ({
+    at: r.at,
+    user: r.user,
+    role: r.role,
+    action: r.action,
+    target: r.target,
+    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
+    requestId: r.request_id,
+    outcome: r.outcome,
+  }));
+  const last = Math.max(1, Math.ceil(count / query.limit));
+  return {
+    status: 'success' as const,
+    message: 'Audit entries',
+    data,
+    meta: {
+      count,
+      next: query.page < last ? query.page + 1 : null,
+      prev: query.page > 1 ? Math.min(query.page - 1, last) : null,
+    },
+  };
+}
