@@ -327,6 +327,26 @@ async function scale(options: { indexOnly?: boolean } = {}) {
   }
 }
 
+/** What the audit log costs a request and the event loop (scripts/bench-audit.ts, the real writer on SQLite). */
+function auditCost() {
+  console.log('\nAudit log (20,000 entries, batches of 500)');
+  const tsx = binPath('tsx');
+  const out = execFileSync(process.execPath, [tsx, '--conditions=react-server', 'scripts/bench-audit.ts'], {
+    env,
+  }).toString();
+  const r = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+  fact(
+    'audit: a request queues its entry, p50 / p99',
+    `${round(r.recordP50Ms! * 1000, 1)} / ${round(r.recordP99Ms! * 1000, 1)}`,
+    'µs',
+  );
+  fact(
+    'audit: writing a batch of 500, p50 / p99',
+    `${round(r.flush500P50Ms!, 2)} / ${round(r.flush500P99Ms!, 2)}`,
+    'ms',
+  );
+}
+
 async function indexAtScale() {
   console.log(`\nSearch index (${SCALE.toLocaleString('en')} collections)`);
   await benchIndex({ sandboxPort: PORTS.bigSandbox, ports: PORTS.index, env, report: { fact, row }, children });
@@ -428,6 +448,7 @@ async function main() {
   fact('next page visible, prefetch on', round(next.ours), 'ms');
   fact('next page visible, prefetch off', round(next.floor), 'ms');
   await browser.close();
+  auditCost();
   if (process.argv.includes('--pages-only')) return report();
 
   if (LIGHTHOUSE_RUNS > 0) {
