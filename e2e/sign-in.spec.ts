@@ -234,3 +234,58 @@ test.describe('roles and the audit log', () => {
     await admin.close();
   });
 });
+
+test('without a session no page, /api route, RSC request or prefetch answers data', async ({ request, sandbox }) => {
+  const id = sandbox.demo.collections.integrated[0]!;
+  const rsc = { RSC: '1' };
+  const cases: [string, Record<string, string>?][] = [
+    ['/collections'],
+    [`/collections/${id}`],
+    [`/collections/${id}`, rsc],
+    [`/collections/${id}?_rsc=abc`, { ...rsc, 'Next-Router-Prefetch': '1' }],
+    [`/providers/${sandbox.demo.providers[0]}`],
+    ['/search?q=ada'],
+    ['/overview'],
+    ['/lookup'],
+    ['/audit'],
+    ['/api/collections'],
+    [`/api/collections/${id}`],
+    ['/api/search?q=ada'],
+    ['/api/overview?range=30d'],
+    ['/api/export/collections.csv?live=1'],
+    ['/api/index/status'],
+    ['/api/audit'],
+    ['/api/collections', { 'x-middleware-subrequest': 'proxy:proxy:proxy:proxy:proxy' }],
+  ];
+  for (const [path, headers] of cases) {
+    const res = await request.get(path, { headers, maxRedirects: 0 });
+    const body = await res.text();
+    expect([307, 401], path).toContain(res.status());
+    if (path.startsWith('/api/')) expect(res.status(), path).toBe(401);
+    else expect(res.headers().location, path).toMatch(/^\/auth\/sign-in\?returnTo=|\/auth\/sign-in\?returnTo=/);
+    // The id is the request's own (it comes back in returnTo); the record's data must not.
+    const record = sandbox.demo.contacts[id]!;
+    for (const secret of ['@example.com', record.reference, record.lastName, 'Collections retrieved'])
+      expect(body, `${path} carries ${secret}`).not.toContain(secret);
+  }
+});
+
+test.describe('open mode (the sandbox, no sign-in)', () => {
+  test.use({ baseURL: E2E.baseURL });
+
+  test('is an admin: the audit log lists what was opened, as "open access"', async ({ page, sandbox }) => {
+    const id = sandbox.demo.collections.integrated[2]!;
+    await page.goto(`/collections/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+    await page.getByLabel('Target').fill(id);
+    await page.getByRole('button', { name: 'Show' }).click();
+    const row = page
+      .getByRole('region', { name: 'Audit entries' })
+      .getByRole('row')
+      .filter({ hasText: 'view_collection' });
+    await expect(row.first()).toContainText('open access');
+    await expect(row.first().getByRole('link', { name: id })).toHaveAttribute('href', `/collections/${id}`);
+  });
+});
