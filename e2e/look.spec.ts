@@ -251,6 +251,7 @@ test.describe('accessibility at both widths, light and dark', () => {
     ['a provider', (s) => `/providers/${s.demo.providers[0]}`],
     ['the overview', () => '/overview?range=30d'],
     ['lookup', () => '/lookup'],
+    ['the audit log', () => '/audit'],
   ];
   for (const [name, path] of pages) {
     test(`${name} has no serious or critical axe violations at 1280 and 390 px, light and dark`, async ({
