@@ -25,8 +25,13 @@ export async function proxy(request: NextRequest) {
   };
   const config = getConfig();
   // Signing in and out must be reachable without a session; those routes check what they need themselves.
-  const authRoute = pathname.startsWith('/auth/');
-  const access = authRoute
+  // Probes and the metrics scraper are not users: health and readiness say nothing, metrics has its own token.
+  const ungated =
+    pathname.startsWith('/auth/') ||
+    pathname === '/api/health' ||
+    pathname === '/api/ready' ||
+    pathname === '/api/metrics';
+  const access = ungated
     ? null
     : await authenticate(config, {
         authorization: request.headers.get('authorization'),

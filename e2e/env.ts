@@ -29,6 +29,8 @@ export const E2E = {
     sessionSecret: 'e2e-session-secret-0123456789abcdef',
   },
   timeoutMs: 2_000,
+  /** The gated dashboard's METRICS_TOKEN (the open one has none: its /api/metrics is a 404). */
+  metricsToken: 'e2e-metrics-token-0123456789',
   /** Written by the dashboard during the run; scanned for the key. */
   serverLog: `.data/e2e-dashboard-${port}.log`,
 } as const;

@@ -32,6 +32,7 @@ for (const name of [
   'OIDC_ALLOWED_DOMAINS',
   'SESSION_SECRET',
   'AUDIT_RETENTION_DAYS',
+  'METRICS_TOKEN',
 ])
   delete env[name];
 
@@ -59,7 +60,10 @@ if (which === 'sandbox') {
   if (which === 'oidc') await (await import('../e2e/oidc-provider')).startOidcProvider();
   const gate =
     which === 'gated'
-      ? { DASHBOARD_USERS: `other:pw,${E2E.gatedUser.username}:${E2E.gatedUser.password}` }
+      ? {
+          DASHBOARD_USERS: `other:pw,${E2E.gatedUser.username}:${E2E.gatedUser.password}`,
+          METRICS_TOKEN: E2E.metricsToken,
+        }
       : which === 'oidc'
         ? {
             DASHBOARD_URL: E2E.oidcURL,

@@ -103,6 +103,7 @@ const schema = z
     SESSION_SECRET: list().pipe(z.array(z.string().min(32, 'must be at least 32 characters each'))),
     DASHBOARD_ADMINS: list(true),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+    METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .superRefine((env, ctx) => {
     if (env.API_BASE_URL && !env.API_KEY)
@@ -171,6 +172,8 @@ function toConfig(env: z.output<typeof schema>) {
     /** First signs and encrypts, all decrypt: rotate by putting the new secret first. */
     sessionSecrets: env.SESSION_SECRET,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    /** The bearer token of `/api/metrics`; unset: no metrics are recorded and the route is a 404. */
+    metricsToken: env.METRICS_TOKEN ?? null,
     index: {
       enabled: env.INDEX !== 'off',
       // With a real upstream there is no default secret: the index stays off until one is set.

@@ -30,6 +30,7 @@ describe('apiRoute', () => {
 
   it('answers the read in JSON, no-store, with the principal the gate found', async () => {
     const handler = route.apiRoute({
+      route: '/api/test',
       subject: 'collection',
       params,
       read: async ({ params: p }, ctx) => ({ id: p.id, user: ctx.principal }),
@@ -45,7 +46,7 @@ describe('apiRoute', () => {
 
   it('refuses bad input with a 400 naming it, before the gate or the read', async () => {
     const read = vi.fn();
-    const handler = route.apiRoute({ subject: 'collection', params, read });
+    const handler = route.apiRoute({ route: '/api/test', subject: 'collection', params, read });
     const res = await call(handler, 'http://x/api/collections/x', {}, { id: 'x' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ status: 'error', message: 'Invalid collection id', code: 'bad_request' });
@@ -54,7 +55,11 @@ describe('apiRoute', () => {
 
   it('runs the gate: 401 with WWW-Authenticate, and the read never runs', async () => {
     const read = vi.fn();
-    const res = await call(route.apiRoute({ subject: 'collections', read }), 'http://x/api/collections', {});
+    const res = await call(
+      route.apiRoute({ route: '/api/test', subject: 'collections', read }),
+      'http://x/api/collections',
+      {},
+    );
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
     expect((await res.json()).code).toBe('unauthorized');
@@ -63,6 +68,7 @@ describe('apiRoute', () => {
 
   it('maps a failure of the read, Retry-After included', async () => {
     const handler = route.apiRoute({
+      route: '/api/test',
       subject: 'collections',
       read: () => Promise.reject(errors.AppError.of('rate_limited', 'collections', { retryAfter: 7 })),
     });
@@ -78,6 +84,7 @@ describe('apiRoute', () => {
 
   it('turns an unexpected error into upstream_error without its text', async () => {
     const handler = route.apiRoute({
+      route: '/api/test',
       subject: 'collections',
       read: () => Promise.reject(new Error('secret internals')),
     });
@@ -89,7 +96,7 @@ describe('apiRoute', () => {
   });
 
   it('answers anything but GET with 405 and Allow: GET', async () => {
-    const res = route.apiRoute({ subject: 'collections', read: async () => null }).POST();
+    const res = route.apiRoute({ route: '/api/test', subject: 'collections', read: async () => null }).POST();
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
   });

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { contextFromHeaders, type RequestContext } from './context';
 import { AppError, failureResponse, json, methodNotAllowed, toFailure } from './errors';
+import { recordRequest } from './observability/metrics';
 
 /**
  * The one shape of a route handler (after dub's `withWorkspace`): parse the
@@ -13,6 +14,8 @@ import { AppError, failureResponse, json, methodNotAllowed, toFailure } from './
 type Input<P extends z.ZodType | undefined> = P extends z.ZodType ? z.output<P> : undefined;
 
 type RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
+  /** The route's pattern, the metrics' label (never the path: ids would make a series each). */
+  route: string;
   subject: ErrorSubject;
   params?: P;
   query?: Q;
@@ -32,14 +35,19 @@ export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends 
 ) {
   async function GET(request: Request, route: { params: Promise<unknown> }) {
     const requestId = request.headers.get('x-request-id') ?? undefined;
+    const started = performance.now();
+    const done = (response: Response) => {
+      recordRequest(spec.route, 'GET', response.status, (performance.now() - started) / 1000);
+      return response;
+    };
     try {
       const params = parse(spec.params, await route.params, spec.subject) as Input<P>;
       const query = parse(spec.query, new URL(request.url).searchParams, spec.subject) as Input<Q>;
       const context = await contextFromHeaders(request.headers);
       const result = await spec.read({ params, query, request }, context);
-      return result instanceof Response ? result : json(result);
+      return done(result instanceof Response ? result : json(result));
     } catch (error) {
-      return failureResponse(toFailure(error, spec.subject, requestId));
+      return done(failureResponse(toFailure(error, spec.subject, requestId)));
     }
   }
   return { GET, POST: methodNotAllowed, PUT: methodNotAllowed, PATCH: methodNotAllowed, DELETE: methodNotAllowed };

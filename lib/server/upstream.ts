@@ -1,6 +1,7 @@
 import 'server-only';
 import pLimit from 'p-limit';
 import pRetry from 'p-retry';
+import { recordUpstream } from './observability/metrics';
 import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { isCollectionId, isProviderId } from '@/lib/api/ids';
@@ -162,10 +163,14 @@ export function createUpstreamClient(options: UpstreamOptions) {
     const url = upstreamUrl(baseUrl, request);
     const signal = cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs);
     const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
+    const started = performance.now();
+    let attempts = 0;
+    let outcome = 'ok';
     try {
       const run = (n: number) =>
         limit(() => {
           if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
+          attempts = n;
           return attempt(url, subject, schema, signal, { ...log, attempt: n });
         });
       return await pRetry(run, {
@@ -177,12 +182,18 @@ export function createUpstreamClient(options: UpstreamOptions) {
         shouldRetry: ({ error }) => error instanceof TransientFailure && !signal.aborted,
       });
     } catch (error) {
-      if (cancel?.aborted) throw cancel.reason;
-      if (error instanceof TransientFailure) throw error.final;
-      if (error instanceof AppError) throw error;
-      if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
-      logger.error({ ...log, err: String(error) }, 'upstream call failed unexpectedly');
-      throw AppError.of('upstream_error', subject);
+      const failure = (() => {
+        if (cancel?.aborted) return cancel.reason as unknown;
+        if (error instanceof TransientFailure) return error.final;
+        if (error instanceof AppError) return error;
+        if (signal.aborted) return AppError.of('upstream_timeout', subject, { timeoutMs });
+        logger.error({ ...log, err: String(error) }, 'upstream call failed unexpectedly');
+        return AppError.of('upstream_error', subject);
+      })();
+      outcome = cancel?.aborted ? 'cancelled' : failure instanceof AppError ? failure.code : 'upstream_error';
+      throw failure;
+    } finally {
+      recordUpstream(request.kind, outcome, (performance.now() - started) / 1000, attempts);
     }
   }
 

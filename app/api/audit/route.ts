@@ -12,6 +12,7 @@ const auditQuery = z.instanceof(URLSearchParams).transform((search, ctx) => {
 
 /** `GET /api/audit` (admins): the audit log, filtered and paginated (contract section 10). */
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/audit',
   subject: 'collections',
   query: auditQuery,
   read: ({ query }, context) => readAudit(context, query),

@@ -3,6 +3,7 @@ import { collectionsPage } from '@/lib/server/search-index/reads';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/collections',
   subject: 'collections',
   query: listQuery,
   read: ({ query }, context) => collectionsPage(context, query),

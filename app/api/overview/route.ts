@@ -3,6 +3,7 @@ import { apiRoute } from '@/lib/server/route';
 import { indexOverview } from '@/lib/server/search-index/reads';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/overview',
   subject: 'collections',
   query: overviewQuery,
   // The page also gets the index's status; the API's envelope is the contract's.

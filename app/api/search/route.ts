@@ -3,6 +3,7 @@ import { apiRoute } from '@/lib/server/route';
 import { searchCollections } from '@/lib/server/search-index/reads';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/search',
   subject: 'collections',
   query: searchQuery,
   read: ({ query }, context) => searchCollections(context, { ...query, q: query.q! }),

@@ -3,6 +3,7 @@ import { viewCollection } from '@/lib/server/views';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/collections/[id]',
   subject: 'collection',
   params: collectionIdParams,
   read: ({ params }, context) => viewCollection(context, params.id),

@@ -3,6 +3,7 @@ import { exportCollections } from '@/lib/server/export/export';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/export/collections.csv',
   subject: 'collections',
   query: exportQuery,
   read: ({ query, request }, context) => exportCollections(context, query, request.signal),

@@ -2,6 +2,7 @@ import { apiRoute } from '@/lib/server/route';
 import { indexStatus } from '@/lib/server/search-index/reads';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/index/status',
   subject: 'collections',
   read: (_, context) => indexStatus(context),
 });

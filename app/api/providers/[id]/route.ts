@@ -3,6 +3,7 @@ import { viewProvider } from '@/lib/server/views';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/providers/[id]',
   subject: 'provider',
   params: providerIdParams,
   read: ({ params }, context) => viewProvider(context, params.id),

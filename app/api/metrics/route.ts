@@ -1,0 +1,24 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { getConfig } from '@/lib/server/env';
+import { metricsRegistry } from '@/lib/server/observability/metrics';
+import { registerScrapeGauges } from '@/lib/server/observability/gauges';
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * `GET /api/metrics`: Prometheus text, for `Authorization: Bearer <METRICS_TOKEN>`;
+ * 404 when METRICS_TOKEN is unset (nothing is recorded then), 401 with a wrong
+ * token (compared in constant time).
+ */
+export async function GET(request: Request) {
+  const token = getConfig().metricsToken;
+  if (!token) return new Response('Not found', { status: 404 });
+  const given = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+  if (!timingSafeEqual(digest(given), digest(token)))
+    return new Response('Unauthorized', { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
+  registerScrapeGauges();
+  const registry = metricsRegistry();
+  return new Response(await registry.metrics(), {
+    headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
+  });
+}

@@ -1,0 +1,101 @@
+import type { APIRequestContext } from '@playwright/test';
+import { E2E } from './env';
+import { expect, test } from './fixtures';
+
+/**
+ * What a load balancer, Prometheus and the engineer on call get (issue 17,
+ * contract section 11). The gated dashboard has METRICS_TOKEN set; the open one not.
+ */
+const basic = `Basic ${Buffer.from(`${E2E.gatedUser.username}:${E2E.gatedUser.password}`).toString('base64')}`;
+const bearer = { Authorization: `Bearer ${E2E.metricsToken}` };
+
+test('health answers without credentials, with ok and the version only', async ({ request }) => {
+  for (const base of [E2E.baseURL, E2E.gatedURL]) {
+    const res = await request.get(`${base}/api/health`);
+    expect(res.status()).toBe(200);
+    expect(await res.json()).toEqual({
+      status: 'success',
+      message: 'ok',
+      data: { version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+    });
+  }
+});
+
+test('readiness answers without credentials: which checks passed, nothing more', async ({ request }) => {
+  for (const base of [E2E.baseURL, E2E.gatedURL]) {
+    const res = await request.get(`${base}/api/ready`);
+    expect(res.status()).toBe(200);
+    expect(await res.json()).toEqual({
+      status: 'success',
+      message: 'ready',
+      data: {
+        checks: [
+          { name: 'upstream', ok: true },
+          { name: 'index', ok: true },
+        ],
+      },
+    });
+  }
+});
+
+async function scrape(request: APIRequestContext) {
+  const res = await request.get(`${E2E.gatedURL}/api/metrics`, { headers: bearer });
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toContain('text/plain');
+  return res.text();
+}
+
+/** Series of the record route and the upstream's record reads, without their values. */
+const touched = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.includes('route="/api/collections/[id]"') || line.includes('operation="collection"'))
+    .map((line) => line.replace(/ \S+$/, ''))
+    .sort();
+
+test('metrics: 404 without METRICS_TOKEN, 401 with a wrong token, Prometheus text with it', async ({ request }) => {
+  expect((await request.get(`${E2E.baseURL}/api/metrics`, { headers: bearer })).status()).toBe(404);
+  const wrong: Record<string, string>[] = [
+    {},
+    { Authorization: 'Bearer wrong-token-of-some-length' },
+    { Authorization: basic },
+  ];
+  for (const headers of wrong)
+    expect((await request.get(`${E2E.gatedURL}/api/metrics`, { headers })).status()).toBe(401);
+
+  await request.get(`${E2E.gatedURL}/api/collections?limit=2`, { headers: { Authorization: basic } });
+  const text = await scrape(request);
+  for (const name of [
+    'dashboard_http_requests_total',
+    'dashboard_http_request_duration_seconds_bucket',
+    'dashboard_upstream_requests_total',
+    'dashboard_upstream_request_duration_seconds_bucket',
+    'dashboard_index_rows',
+    'dashboard_index_state',
+    'dashboard_audit_entries',
+    'process_cpu_seconds_total',
+    'nodejs_eventloop_lag_seconds',
+  ])
+    expect(text, name).toContain(name);
+  expect(text).toMatch(/dashboard_http_requests_total\{route="\/api\/collections",method="GET",status="200"\} \d+/);
+  expect(text).toMatch(/dashboard_upstream_requests_total\{operation="list",outcome="ok"\} \d+/);
+});
+
+test('metrics labels never carry ids: 1,000 distinct ids add no series', async ({ request }) => {
+  test.slow(); // a thousand requests
+  const headers = { Authorization: basic };
+  const hit = (n: number) => request.get(`${E2E.gatedURL}/api/collections/pay_cardinality${n}x`, { headers });
+  // Once first, so every series these requests touch exists before counting.
+  expect((await hit(0)).status()).toBe(404);
+  const before = await scrape(request);
+  for (let n = 1; n <= 1000; n += 50)
+    await Promise.all(Array.from({ length: 50 }, (_, i) => hit(n + i).then((r) => expect(r.status()).toBe(404))));
+  const after = await scrape(request);
+  // The series these requests touch, names and labels (other specs use this server at the same time).
+  expect(touched(after)).toEqual(touched(before));
+  expect(touched(after).length).toBeGreaterThan(3);
+  expect(after).not.toContain('pay_cardinality');
+  expect(after).toMatch(
+    /dashboard_http_requests_total\{route="\/api\/collections\/\[id\]",method="GET",status="404"\} (\d+)/,
+  );
+});

@@ -1,0 +1,111 @@
+import 'server-only';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { getConfig } from '../env';
+
+/**
+ * The dashboard's Prometheus metrics (contract section 11), one registry per
+ * process (on globalThis: Next bundles routes apart). Labels are bounded sets
+ * only: a route's pattern (never its path), a method, a status, an upstream
+ * operation and an error code; never an id, a query or anything a user typed.
+ * Recording is on only when METRICS_TOKEN is set: off, every call is a no-op.
+ */
+const KEY = Symbol.for('collections-console.metrics');
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+function build() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    requests: new Counter({
+      name: 'dashboard_http_requests_total',
+      help: 'Requests answered by the dashboard API, by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers: [registry],
+    }),
+    requestSeconds: new Histogram({
+      name: 'dashboard_http_request_duration_seconds',
+      help: 'Time to answer a dashboard API request (to the first byte of a download)',
+      labelNames: ['route', 'method'] as const,
+      buckets: SECONDS,
+      registers: [registry],
+    }),
+    upstream: new Counter({
+      name: 'dashboard_upstream_requests_total',
+      help: 'Upstream reads by operation and outcome (ok, or the error code the dashboard mapped it to)',
+      labelNames: ['operation', 'outcome'] as const,
+      registers: [registry],
+    }),
+    upstreamSeconds: new Histogram({
+      name: 'dashboard_upstream_request_duration_seconds',
+      help: 'Time of an upstream read, retries included',
+      labelNames: ['operation'] as const,
+      buckets: SECONDS,
+      registers: [registry],
+    }),
+    upstreamRetries: new Counter({
+      name: 'dashboard_upstream_retries_total',
+      help: 'Upstream attempts repeated after a transient failure',
+      labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+    upstreamTimeouts: new Counter({
+      name: 'dashboard_upstream_timeouts_total',
+      help: 'Upstream reads that ran past API_TIMEOUT_MS',
+      labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+type Metrics = ReturnType<typeof build>;
+
+function metrics(): Metrics {
+  const global = globalThis as Record<symbol, Metrics | undefined>;
+  return (global[KEY] ??= build());
+}
+
+const enabled = () => getConfig().metricsToken !== null;
+
+/** A finished API request. `route` is the handler's pattern, e.g. `/api/collections/[id]`. */
+export function recordRequest(route: string, method: string, status: number, seconds: number) {
+  if (!enabled()) return;
+  const m = metrics();
+  m.requests.inc({ route, method, status: String(status) });
+  m.requestSeconds.observe({ route, method }, seconds);
+}
+
+/** A finished upstream read: its operation (list, collection, provider), outcome, time and retries. */
+export function recordUpstream(operation: string, outcome: string, seconds: number, attempts: number) {
+  if (!enabled()) return;
+  const m = metrics();
+  m.upstream.inc({ operation, outcome });
+  m.upstreamSeconds.observe({ operation }, seconds);
+  if (attempts > 1) m.upstreamRetries.inc({ operation }, attempts - 1);
+  if (outcome === 'upstream_timeout') m.upstreamTimeouts.inc({ operation });
+}
+
+/** Gauges read when Prometheus scrapes (the index, the audit log): registered once, by their owner. */
+export function registerGauge(
+  name: string,
+  help: string,
+  labelNames: string[],
+  collect: (gauge: Gauge) => Promise<void> | void,
+) {
+  const m = metrics();
+  if (m.registry.getSingleMetric(name)) return;
+  new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [m.registry],
+    async collect() {
+      await collect(this);
+    },
+  });
+}
+
+export function metricsRegistry(): Registry {
+  return metrics().registry;
+}
