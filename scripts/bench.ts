@@ -38,6 +38,7 @@ const PORTS = {
   bigSandbox: 4611,
   oursBig: 3611,
   before: 3630,
+  metrics: 3640,
   index: [3612, 3613, 3614] as [number, number, number],
 };
 const FLOOR_DIR = resolve('.data/bench-floor');
@@ -327,6 +328,40 @@ async function scale(options: { indexOnly?: boolean } = {}) {
   }
 }
 
+/**
+ * Metrics on (METRICS_TOKEN set) against off (ours, unset): CPU per request of a second dashboard of the same
+ * build on the same sandbox, alternating rounds, medians. The goal: at most 0.3 ms a request.
+ */
+async function metricsCost(oursPid: number, O: string, detailId: string) {
+  console.log('\nMetrics cost (CPU per request, metrics off vs on, 3 alternating rounds)');
+  const token = 'bench-metrics-token-0123456789';
+  const on = start('next', ['start', '-p', String(PORTS.metrics), '-H', '127.0.0.1'], {
+    SANDBOX_PORT: String(PORTS.sandbox),
+    API_BASE_URL: '',
+    METRICS_TOKEN: token,
+    INDEX_PATH: '.data/bench-index-metrics.sqlite',
+  });
+  const M = `http://127.0.0.1:${PORTS.metrics}`;
+  await waitFor(`${M}/api/collections?limit=1`);
+  const onPid = serverPid(on.pid!);
+  for (const [name, path] of [
+    ['CPU/request /api/collections/{id}, metrics on vs off', `/api/collections/${detailId}`],
+    ['CPU/request /api/collections?limit=100, metrics on vs off', '/api/collections?limit=100'],
+  ] as const) {
+    const offs: number[] = [];
+    const ons: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      offs.push(await cpuPerRequest(oursPid, `${O}${path}`, 1000));
+      ons.push(await cpuPerRequest(onPid, `${M}${path}`, 1000));
+    }
+    row(name, median(ons), median(offs), 'ms');
+    fact(`${name}: added`, round(median(ons) - median(offs), 3), 'ms');
+  }
+  const scraped = await fetch(`${M}/api/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+  fact('metrics scrape size', (await scraped.text()).length, 'B');
+  on.kill('SIGTERM');
+}
+
 /** What the audit log costs a request and the event loop (scripts/bench-audit.ts, the real writer on SQLite). */
 function auditCost() {
   console.log('\nAudit log (20,000 entries, batches of 500)');
@@ -493,6 +528,8 @@ async function main() {
   const floorP50 = await p50(`${F}/api/collections?limit=100`);
   fact('sandbox p50, 100-item page, direct', direct, 'ms');
   row('added p50 over the sandbox, limit=100', oursP50 - direct, floorP50 - direct, 'ms');
+
+  await metricsCost(oursPid, O, detailId);
 
   if (SCALE > 0) {
     console.log(`\nScale (${SCALE.toLocaleString('en')} collections; median of 21)`);
