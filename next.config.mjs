@@ -1,6 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // For /status: which build is running.
+  env: { BUILD_TIME: new Date().toISOString() },
   reactStrictMode: true,
   // pino and better-sqlite3 stay plain Node modules on the server, never bundled.
   serverExternalPackages: ['pino', 'better-sqlite3'],

@@ -252,6 +252,7 @@ test.describe('accessibility at both widths, light and dark', () => {
     ['the overview', () => '/overview?range=30d'],
     ['lookup', () => '/lookup'],
     ['the audit log', () => '/audit'],
+    ['the status page', () => '/status'],
   ];
   for (const [name, path] of pages) {
     test(`${name} has no serious or critical axe violations at 1280 and 390 px, light and dark`, async ({

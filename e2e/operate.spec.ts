@@ -99,3 +99,48 @@ test('metrics labels never carry ids: 1,000 distinct ids add no series', async (
     /dashboard_http_requests_total\{route="\/api\/collections\/\[id\]",method="GET",status="404"\} (\d+)/,
   );
 });
+
+test('the drift report names what the upstream sent that the seed does not describe, with an example', async ({
+  request,
+}) => {
+  expect((await request.get('/api/collections/pay_fault_unknown')).status()).toBe(200);
+  const res = await request.get('/api/drift');
+  expect(res.status()).toBe(200);
+  const { data } = (await res.json()) as {
+    data: {
+      kind: string;
+      path: string;
+      value?: string;
+      count: number;
+      firstSeen: string;
+      lastSeen: string;
+      exampleId: string;
+    }[];
+  };
+  expect(data).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ kind: 'field', path: 'collection.riskScore', exampleId: 'pay_fault_unknown' }),
+      expect.objectContaining({ kind: 'value', path: 'collection.status', value: 'partially_paid' }),
+      expect.objectContaining({ kind: 'value', path: 'collection.payable.methods', value: 'crypto_wallet' }),
+    ]),
+  );
+  for (const d of data) {
+    expect(d.count).toBeGreaterThan(0);
+    expect(Date.parse(d.lastSeen)).toBeGreaterThanOrEqual(Date.parse(d.firstSeen));
+  }
+  // Gated like every data route.
+  expect((await request.get(`${E2E.gatedURL}/api/drift`)).status()).toBe(401);
+});
+
+test('/status shows the upstream, the index, the drift report and the build', async ({ page }) => {
+  await page.goto('/collections/pay_fault_unknown');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Status' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Status' })).toBeVisible();
+  const upstream = page.getByRole('region', { name: 'Upstream' });
+  await expect(upstream.getByRole('definition').first()).toHaveText('Yes');
+  await expect(upstream).toContainText(/Latency p50 \/ p95\s*\d+ \/ \d+ ms/);
+  await expect(page.getByRole('region', { name: 'Search index' })).toContainText('ready');
+  await expect(page.getByRole('region', { name: 'This dashboard' })).toContainText(/Version\s*\d+\.\d+\.\d+/);
+  const drift = page.getByRole('region', { name: 'Schema drift' }).last();
+  await expect(drift.getByRole('row').filter({ hasText: 'collection.riskScore' })).toHaveCount(1);
+});

@@ -76,9 +76,14 @@ export function AppHeader({
             Lookup
           </Link>
           {admin ? (
-            <Link href="/audit" className={navLink}>
-              Audit
-            </Link>
+            <>
+              <Link href="/audit" className={navLink}>
+                Audit
+              </Link>
+              <Link href="/status" className={navLink}>
+                Status
+              </Link>
+            </>
           ) : null}
         </nav>
         <IndexIndicator />

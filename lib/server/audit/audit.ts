@@ -7,6 +7,7 @@ import { indexService } from '../search-index/service';
 import { openDatabaseOnly, type IndexDb } from '../search-index/store';
 import { createAuditLog, type AuditAction, type AuditLog } from './log';
 import { refusedInbox } from './refused';
+import { setDriftDatabase } from '../observability/drift';
 
 /**
  * The process's audit log, and the one call the data layer makes: `audit()`
@@ -37,6 +38,7 @@ export function auditLog(): AuditLog {
       retentionDays: getConfig().auditRetentionDays,
       setTimer: (fn, ms) => setTimeout(fn, ms),
     });
+    setDriftDatabase(auditDatabase);
     // What proxy.ts refused (refused.ts) joins the log within a second.
     const log = global[KEY];
     setInterval(() => {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { auditLog } from '../audit/audit';
 import { indexService } from '../search-index/service';
+import { driftReport } from './drift';
 import { registerGauge } from './metrics';
 
 /**
@@ -23,6 +24,16 @@ export function registerScrapeGauges() {
     const { state } = await indexService().status();
     for (const s of ['off', 'building', 'ready', 'error']) g.set({ state: s }, s === state ? 1 : 0);
   });
+  registerGauge(
+    'dashboard_drift_entries',
+    'Schema-drift report rows: fields and values the seed does not describe',
+    ['kind'],
+    async (g) => {
+      const report = await driftReport();
+      g.set({ kind: 'field' }, report.filter((d) => d.kind === 'field').length);
+      g.set({ kind: 'value' }, report.filter((d) => d.kind === 'value').length);
+    },
+  );
   registerGauge('dashboard_audit_entries', 'Audit log entries by what became of them', ['fate'], (g) => {
     const c = auditLog().counters();
     g.set({ fate: 'written' }, c.written);

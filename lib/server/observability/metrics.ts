@@ -76,8 +76,31 @@ export function recordRequest(route: string, method: string, status: number, sec
   m.requestSeconds.observe({ route, method }, seconds);
 }
 
+/** The last five minutes of upstream reads, for `/status` (kept whether or not metrics are on; bounded). */
+const WINDOW_MS = 5 * 60_000;
+const RECENT = Symbol.for('collections-console.upstream-recent');
+type Recent = { at: number; ms: number; outcome: string }[];
+function recent(): Recent {
+  const global = globalThis as Record<symbol, Recent | undefined>;
+  return (global[RECENT] ??= []);
+}
+
+/** Latency percentiles and outcomes of the upstream reads of the last five minutes. */
+export function upstreamWindow(now = Date.now()) {
+  const r = recent();
+  while (r.length && r[0]!.at < now - WINDOW_MS) r.shift();
+  const ms = r.map((x) => x.ms).sort((a, b) => a - b);
+  const pick = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! : null);
+  const outcomes: Record<string, number> = {};
+  for (const x of r) outcomes[x.outcome] = (outcomes[x.outcome] ?? 0) + 1;
+  return { reads: r.length, p50Ms: pick(0.5), p95Ms: pick(0.95), outcomes };
+}
+
 /** A finished upstream read: its operation (list, collection, provider), outcome, time and retries. */
 export function recordUpstream(operation: string, outcome: string, seconds: number, attempts: number) {
+  const r = recent();
+  r.push({ at: Date.now(), ms: seconds * 1000, outcome });
+  if (r.length > 20_000) r.splice(0, r.length - 20_000);
   if (!enabled()) return;
   const m = metrics();
   m.upstream.inc({ operation, outcome });

@@ -8,6 +8,17 @@ import type { Generated } from 'kysely';
  */
 export type IndexDatabase = {
   index_meta: { key: string; value: string };
+  /** Schema drift (lib/server/observability/drift.ts): never emptied with the index. */
+  drift: {
+    kind: string;
+    path: string;
+    /** '' for a field. */
+    value: string;
+    count: number;
+    first_seen: string;
+    last_seen: string;
+    example_id: string;
+  };
   /** Who saw what (lib/server/audit): append-only, never emptied with the index. */
   audit_entries: {
     id: Generated<number>;

@@ -6,6 +6,7 @@ import * as m0003 from './0003-daily-durations';
 import * as m0004 from './0004-completed-index';
 import * as m0005 from './0005-covering-created';
 import * as m0006 from './0006-audit';
+import * as m0007 from './0007-drift';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-completed-index': m0004,
   '0005-covering-created': m0005,
   '0006-audit': m0006,
+  '0007-drift': m0007,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,0 +1,13 @@
+import { assertContext } from '@/lib/server/context';
+import { driftReport } from '@/lib/server/observability/drift';
+import { apiRoute } from '@/lib/server/route';
+
+/** `GET /api/drift` (gated): fields and open-set values the upstream sends that the seed does not describe. */
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+  route: '/api/drift',
+  subject: 'collections',
+  read: async (_input, context) => {
+    assertContext(context);
+    return { status: 'success', message: 'Schema drift', data: await driftReport() };
+  },
+});
