@@ -144,3 +144,14 @@ test('/status shows the upstream, the index, the drift report and the build', as
   const drift = page.getByRole('region', { name: 'Schema drift' }).last();
   await expect(drift.getByRole('row').filter({ hasText: 'collection.riskScore' })).toHaveCount(1);
 });
+
+test('the OpenAPI description is served, gated, and lists the routes', async ({ request }) => {
+  const res = await request.get('/api/openapi.json');
+  expect(res.status()).toBe(200);
+  const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
+  expect(doc.openapi).toBe('3.1.0');
+  expect(Object.keys(doc.paths)).toEqual(
+    expect.arrayContaining(['/api/collections', '/api/collections/{id}', '/api/audit']),
+  );
+  expect((await request.get(`${E2E.gatedURL}/api/openapi.json`)).status()).toBe(401);
+});

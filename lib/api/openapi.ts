@@ -1,0 +1,312 @@
+import { z } from 'zod';
+import { AUDIT_ACTION_NAMES } from './audit';
+import { ERROR_STATUS, errorBodySchema } from './errors';
+import { RANGES } from './overview';
+import { collectionSchema, listMetaSchema, providerSchema } from './schemas';
+import { SORTS } from './list-state';
+
+/**
+ * The OpenAPI 3.1 description of the dashboard's own `/api` (contract section
+ * 11), built from the zod schemas the routes parse with (`z.toJSONSchema`,
+ * JSON Schema 2020-12 as OpenAPI 3.1 uses), served at `/api/openapi.json` and
+ * validated in a test. A route added without a line here fails that test.
+ */
+const schema = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
+const int = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'integer', description, ...extra });
+const query = (name: string, s: Record<string, unknown>) => ({ name, in: 'query', required: false, schema: s });
+const idParam = (prefix: string) => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: `^${prefix}_[A-Za-z0-9_-]{1,128}$` },
+});
+
+const paging = [
+  query('page', int('Page, from 1', { minimum: 1, default: 1 })),
+  query('limit', int('Rows a page', { minimum: 1, maximum: 100, default: 10 })),
+];
+const filters = [
+  query('status', str('One status or a comma-separated list')),
+  query('currency', str('One currency or a comma-separated list')),
+  query('createdFrom', str('Created on or after (a date or date-time)')),
+  query('createdTo', str('Created on or before')),
+  query('completedFrom', str('Completed on or after')),
+  query('completedTo', str('Completed on or before')),
+  query('amountMin', int('Smallest amount.value')),
+  query('amountMax', int('Largest amount.value')),
+  query('sort', { type: 'string', enum: [...SORTS], default: '-createdAt' }),
+  query('q', str('Search text (1 to 200 characters): filters, sort and search come from the index')),
+];
+
+/** Every error the route may answer, by the contract's table (section 4). */
+function errors(...codes: (keyof typeof ERROR_STATUS)[]) {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      { description: list.join(', '), content: { 'application/json': { schema: ref('Error') } } },
+    ]),
+  );
+}
+
+const UPSTREAM = [
+  'upstream_auth',
+  'upstream_rejected',
+  'upstream_error',
+  'upstream_unreachable',
+  'upstream_invalid',
+  'upstream_timeout',
+  'rate_limited',
+] as const;
+const GATED = ['unauthorized', 'method_not_allowed'] as const;
+
+const ok = (description: string, body: Record<string, unknown>, type = 'application/json') => ({
+  '200': { description, content: { [type]: { schema: body } } },
+});
+const envelope = (data: Record<string, unknown>, meta = false) => ({
+  type: 'object',
+  required: ['status', 'message', 'data'],
+  properties: {
+    status: { const: 'success' },
+    message: { type: 'string' },
+    data,
+    ...(meta ? { meta: ref('ListMeta') } : {}),
+  },
+});
+
+const bearerOrBasic = [{ basic: [] }, { session: [] }];
+
+export function openApiDocument(version: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Collections Console API',
+      version,
+      description:
+        'The dashboard’s own read API over the payments upstream: gated like its pages (a session, HTTP Basic, or open mode). Every error is `{ status: "error", message, code }`.',
+    },
+    components: {
+      securitySchemes: {
+        basic: { type: 'http', scheme: 'basic' },
+        session: { type: 'apiKey', in: 'cookie', name: 'cc-session' },
+        metrics: { type: 'http', scheme: 'bearer' },
+      },
+      schemas: {
+        Collection: schema(collectionSchema),
+        Provider: schema(providerSchema),
+        ListMeta: schema(listMetaSchema),
+        Error: schema(errorBodySchema),
+        CollectionSummary: {
+          type: 'object',
+          required: [
+            'id',
+            'reference',
+            'type',
+            'status',
+            'amount',
+            'contact',
+            'createdAt',
+            'updatedAt',
+            'completedAt',
+            'lineItemCount',
+          ],
+          properties: {
+            id: { type: 'string' },
+            reference: { type: 'string' },
+            type: { type: 'string' },
+            status: { type: 'string' },
+            amount: { type: 'object', properties: { value: { type: 'integer' }, currency: { type: 'string' } } },
+            contact: { type: 'object', properties: { firstName: { type: 'string' }, lastName: { type: 'string' } } },
+            createdAt: { type: 'string' },
+            updatedAt: { type: 'string' },
+            completedAt: { type: ['string', 'null'] },
+            lineItemCount: { type: 'integer' },
+            matched: {
+              type: 'array',
+              items: { type: 'string', enum: ['id', 'email', 'phone', 'phoneLast4', 'reference', 'name'] },
+            },
+          },
+        },
+        AuditEntry: {
+          type: 'object',
+          required: ['at', 'user', 'role', 'action', 'target', 'requestId', 'outcome'],
+          properties: {
+            at: { type: 'string' },
+            user: { type: 'string' },
+            role: { type: 'string' },
+            action: { type: 'string', enum: [...AUDIT_ACTION_NAMES] },
+            target: { type: ['string', 'null'] },
+            detail: { type: ['object', 'null'] },
+            requestId: { type: 'string' },
+            outcome: { type: 'string' },
+          },
+        },
+        DriftEntry: {
+          type: 'object',
+          required: ['kind', 'path', 'count', 'firstSeen', 'lastSeen', 'exampleId'],
+          properties: {
+            kind: { type: 'string', enum: ['field', 'value'] },
+            path: { type: 'string' },
+            value: { type: 'string' },
+            count: { type: 'integer' },
+            firstSeen: { type: 'string' },
+            lastSeen: { type: 'string' },
+            exampleId: { type: 'string' },
+          },
+        },
+      },
+    },
+    security: bearerOrBasic,
+    paths: {
+      '/api/collections': {
+        get: {
+          summary: 'The collections list: live from the upstream, or from the index when filtered, sorted or searched',
+          parameters: [...paging, ...filters],
+          responses: {
+            ...ok(
+              'A page of collections',
+              envelope({ type: 'array', items: { anyOf: [ref('Collection'), ref('CollectionSummary')] } }, true),
+            ),
+            ...errors('bad_request', ...GATED, 'forbidden', 'index_unavailable', ...UPSTREAM),
+          },
+        },
+      },
+      '/api/collections/{id}': {
+        get: {
+          summary: 'One collection, read live',
+          parameters: [idParam('pay')],
+          responses: {
+            ...ok('The collection', envelope(ref('Collection'))),
+            ...errors('bad_request', ...GATED, 'forbidden', 'not_found', ...UPSTREAM),
+          },
+        },
+      },
+      '/api/providers/{id}': {
+        get: {
+          summary: 'One provider, read live',
+          parameters: [idParam('prv')],
+          responses: {
+            ...ok('The provider', envelope(ref('Provider'))),
+            ...errors('bad_request', ...GATED, 'forbidden', 'not_found', ...UPSTREAM),
+          },
+        },
+      },
+      '/api/search': {
+        get: {
+          summary: 'Search the index by e-mail, phone, its last four digits, name or reference',
+          parameters: [
+            { ...query('q', str('1 to 200 characters', { minLength: 1, maxLength: 200 })), required: true },
+            ...paging,
+          ],
+          responses: {
+            ...ok('Matching collections', envelope({ type: 'array', items: ref('CollectionSummary') }, true)),
+            ...errors('bad_request', ...GATED, 'index_unavailable'),
+          },
+        },
+      },
+      '/api/index/status': {
+        get: {
+          summary: 'The search index’s state and freshness',
+          responses: { ...ok('Index status', envelope({ type: 'object' })), ...errors(...GATED) },
+        },
+      },
+      '/api/overview': {
+        get: {
+          summary: 'Totals and trends per currency for a range',
+          parameters: [query('range', { type: 'string', enum: [...RANGES], default: '30d' })],
+          responses: {
+            ...ok('The overview', envelope({ type: 'object' })),
+            ...errors('bad_request', ...GATED, 'index_unavailable'),
+          },
+        },
+      },
+      '/api/export/collections.csv': {
+        get: {
+          summary: 'The view as CSV: every page, its filters, sort and search',
+          parameters: [
+            ...filters,
+            query('contacts', { type: 'string', enum: ['0', '1'], description: 'Add e-mail and phone (admins)' }),
+            query('live', {
+              type: 'string',
+              enum: ['0', '1'],
+              description: 'Read the upstream live (unfiltered, up to 10,000 rows)',
+            }),
+          ],
+          responses: {
+            ...ok('RFC 4180 CSV, UTF-8 with a BOM', { type: 'string' }, 'text/csv'),
+            ...errors('bad_request', ...GATED, 'forbidden_role', 'index_unavailable', ...UPSTREAM),
+          },
+        },
+      },
+      '/api/audit': {
+        get: {
+          summary: 'The audit log (admins)',
+          parameters: [
+            query('user', str('E-mail or Basic user name')),
+            query('action', { type: 'string', enum: [...AUDIT_ACTION_NAMES] }),
+            query('target', str('A record id, or overview')),
+            query('searched', str('Search text, hashed on the server as searches are stored')),
+            query('from', str('First UTC day, YYYY-MM-DD', { format: 'date' })),
+            query('to', str('Last UTC day, YYYY-MM-DD', { format: 'date' })),
+            query('page', int('Page, from 1', { minimum: 1, default: 1 })),
+            query('limit', int('Entries a page', { minimum: 1, maximum: 100, default: 50 })),
+          ],
+          responses: {
+            ...ok('Audit entries, newest first', envelope({ type: 'array', items: ref('AuditEntry') }, true)),
+            ...errors('bad_request', ...GATED, 'forbidden_role', 'index_unavailable'),
+          },
+        },
+      },
+      '/api/drift': {
+        get: {
+          summary: 'Fields and open-set values the upstream sends that the seed does not describe',
+          responses: {
+            ...ok('The drift report', envelope({ type: 'array', items: ref('DriftEntry') })),
+            ...errors(...GATED),
+          },
+        },
+      },
+      '/api/openapi.json': {
+        get: { summary: 'This document', responses: { ...ok('OpenAPI 3.1', { type: 'object' }), ...errors(...GATED) } },
+      },
+      '/api/health': {
+        get: {
+          summary: 'Liveness (not gated)',
+          security: [],
+          responses: ok(
+            'The process answers',
+            envelope({ type: 'object', properties: { version: { type: 'string' } } }),
+          ),
+        },
+      },
+      '/api/ready': {
+        get: {
+          summary: 'Readiness (not gated): the upstream answers with the key, the index is not failing',
+          security: [],
+          responses: {
+            ...ok('Ready', envelope({ type: 'object' })),
+            '503': {
+              description: 'Not ready: which check failed',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          },
+        },
+      },
+      '/api/metrics': {
+        get: {
+          summary: 'Prometheus metrics (Bearer METRICS_TOKEN)',
+          security: [{ metrics: [] }],
+          responses: {
+            ...ok('Prometheus text format', { type: 'string' }, 'text/plain'),
+            '401': { description: 'A wrong token' },
+            '404': { description: 'METRICS_TOKEN is unset' },
+          },
+        },
+      },
+    },
+    'x-error-codes': Object.fromEntries(Object.entries(ERROR_STATUS)),
+  };
+}
