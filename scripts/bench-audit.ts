@@ -2,7 +2,8 @@
  * The audit log's cost to a request (issue 16: "never delays the response by
  * more than 1 ms p50"), measured on the real writer and a real SQLite file:
  * what a request pays (`record()`: its pino line and a push onto the queue)
- * and what a batch write costs the event loop when its timer fires. Run by
+ * and what a batch write costs the event loop when its timer fires; and the
+ * schema-drift collector's cost on a 100-record list page (issue 17). Run by
  * `npm run bench` (or alone: `npx tsx --conditions=react-server scripts/bench-audit.ts`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,6 +50,24 @@ for (let round = 0; round < 40; round++) {
   await log.flush();
   flush.push(Number(process.hrtime.bigint() - t) / 1e6);
 }
+// The drift collector on what a list page brings: 100 records as the upstream sends them, with drift in them.
+const { sampleCollection } = await import('../lib/testing/samples');
+const { observeAnswer } = await import('../lib/server/observability/drift');
+const page = {
+  status: 'success',
+  message: '',
+  data: Array.from({ length: 100 }, (_, i) => ({
+    ...sampleCollection({ id: `pay_bench${i}`, status: i % 3 ? 'pending' : 'expired' }),
+    riskScore: i,
+  })),
+};
+const drift: number[] = [];
+for (let round = 0; round < 200; round++) {
+  const t = process.hrtime.bigint();
+  observeAnswer('list', page);
+  drift.push(Number(process.hrtime.bigint() - t) / 1e6);
+}
+
 const rows = await db
   .selectFrom('audit_entries')
   .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -59,6 +78,8 @@ const result = {
   recordP99Ms: percentile(record, 0.99),
   flush500P50Ms: percentile(flush, 0.5),
   flush500P99Ms: percentile(flush, 0.99),
+  drift100P50Ms: percentile(drift, 0.5),
+  drift100P99Ms: percentile(drift, 0.99),
 };
 console.log(JSON.stringify(result));
 await db.destroy();

@@ -364,7 +364,7 @@ async function metricsCost(oursPid: number, O: string, detailId: string) {
 
 /** What the audit log costs a request and the event loop (scripts/bench-audit.ts, the real writer on SQLite). */
 function auditCost() {
-  console.log('\nAudit log (20,000 entries, batches of 500)');
+  console.log('\nAudit log (20,000 entries, batches of 500) and the drift collector');
   const tsx = binPath('tsx');
   const out = execFileSync(process.execPath, [tsx, '--conditions=react-server', 'scripts/bench-audit.ts'], {
     env,
@@ -378,6 +378,11 @@ function auditCost() {
   fact(
     'audit: writing a batch of 500, p50 / p99',
     `${round(r.flush500P50Ms!, 2)} / ${round(r.flush500P99Ms!, 2)}`,
+    'ms',
+  );
+  fact(
+    'drift collector: a 100-record list page, p50 / p99',
+    `${round(r.drift100P50Ms!, 3)} / ${round(r.drift100P99Ms!, 3)}`,
     'ms',
   );
 }
