@@ -65,7 +65,7 @@ export function AppHeader({
         <Link href="/collections" className={`font-semibold tracking-tight ${focusRing} rounded`}>
           Collections Console
         </Link>
-        <nav aria-label="Main" className="flex gap-3">
+        <nav aria-label="Main" className="flex flex-wrap gap-x-3 gap-y-1">
           <Link href="/collections" className={navLink}>
             Collections
           </Link>
