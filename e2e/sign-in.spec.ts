@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { EncryptJWT } from 'jose';
 import type { Page } from '@playwright/test';
 import { E2E } from './env';
-import { expect, test } from './fixtures';
+import { expect, expectHydrated, test } from './fixtures';
 
 /**
  * Signing in with the company's identity provider (issue 16): a real OpenID
@@ -152,6 +152,8 @@ test.describe('roles and the audit log', () => {
     await signIn(page, 'grace@example.com');
     await expect(page.getByRole('banner').getByText('Viewer', { exact: true })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' })).toHaveCount(0);
+    // Clicked once the page is hydrated: before, the button has no handler yet.
+    await expectHydrated(page.getByRole('button', { name: 'Export CSV' }));
     await page.getByRole('button', { name: 'Export CSV' }).click();
     await expect(page.getByRole('checkbox', { name: /Include contact details/ })).toHaveCount(0);
     await expect(page.getByText('exporting e-mails and phones is for admins')).toBeVisible();
