@@ -7,6 +7,7 @@ import { recordRefused } from '@/lib/server/audit/refused';
 import { getConfig } from '@/lib/server/env';
 import { failureResponse } from '@/lib/server/errors';
 import { logger } from '@/lib/server/logger';
+import { recordPage } from '@/lib/server/observability/metrics';
 import { securityHeaders } from '@/lib/server/security-headers';
 
 /**
@@ -15,6 +16,18 @@ import { securityHeaders } from '@/lib/server/security-headers';
  * nonce, and a real redirect for bad page/limit before anything renders.
  */
 export async function proxy(request: NextRequest) {
+  const response = await gate(request);
+  // Pages as the gate decided them (the /api routes count themselves, with their final status).
+  const { pathname } = request.nextUrl;
+  if (!pathname.startsWith('/api/') && !pathname.startsWith('/auth/'))
+    recordPage(
+      pathname,
+      response.status >= 300 && response.status < 400 ? 'redirected' : response.status >= 400 ? 'refused' : 'passed',
+    );
+  return response;
+}
+
+async function gate(request: NextRequest) {
   const { pathname, searchParams, protocol } = request.nextUrl;
   const requestId = crypto.randomUUID();
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');

@@ -31,6 +31,12 @@ function build() {
       buckets: SECONDS,
       registers: [registry],
     }),
+    pages: new Counter({
+      name: 'dashboard_page_requests_total',
+      help: 'Page requests (documents, RSC and prefetch) as the gate decided them: passed to the page, redirected, refused',
+      labelNames: ['route', 'outcome'] as const,
+      registers: [registry],
+    }),
     upstream: new Counter({
       name: 'dashboard_upstream_requests_total',
       help: 'Upstream reads by operation and outcome (ok, or the error code the dashboard mapped it to)',
@@ -94,6 +100,25 @@ export function upstreamWindow(now = Date.now()) {
   const outcomes: Record<string, number> = {};
   for (const x of r) outcomes[x.outcome] = (outcomes[x.outcome] ?? 0) + 1;
   return { reads: r.length, p50Ms: pick(0.5), p95Ms: pick(0.95), outcomes };
+}
+
+/** The page routes, as their patterns: anything else is `other` (a label never takes a path as it came). */
+const PAGE_ROUTES: [RegExp, string][] = [
+  [/^\/collections\/[^/]+$/, '/collections/[id]'],
+  [/^\/providers\/[^/]+$/, '/providers/[id]'],
+  [/^\/(collections|search|overview|lookup|audit|status)$/, ''],
+  [/^\/$/, '/'],
+];
+
+export function pageRoute(pathname: string): string {
+  for (const [pattern, name] of PAGE_ROUTES) if (pattern.test(pathname)) return name || pathname;
+  return 'other';
+}
+
+/** A page request as proxy.ts decided it. */
+export function recordPage(pathname: string, outcome: 'passed' | 'redirected' | 'refused') {
+  if (!enabled()) return;
+  metrics().pages.inc({ route: pageRoute(pathname), outcome });
 }
 
 /** A finished upstream read: its operation (list, collection, provider), outcome, time and retries. */
