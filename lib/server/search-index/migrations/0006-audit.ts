@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Kysely } from 'kysely';
+import { SqliteAdapter, type Kysely } from 'kysely';
 
 /**
  * The audit log (contract section 10): append-only, in the index's database so
@@ -8,9 +8,13 @@ import type { Kysely } from 'kysely';
  * tables, never this one. Read by time, by user, by target and by action.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // An id in append order: SQLite's AUTOINCREMENT, PostgreSQL's identity column (the store's next dialect).
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   await db.schema
     .createTable('audit_entries')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', sqlite ? 'integer' : 'bigint', (c) =>
+      sqlite ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity(),
+    )
     .addColumn('at', 'text', (c) => c.notNull())
     .addColumn('user', 'text', (c) => c.notNull())
     .addColumn('role', 'text', (c) => c.notNull())
