@@ -8,6 +8,7 @@ import { focusRing } from '@/components/ui/button';
 import { readAudit } from '@/lib/server/audit/reads';
 import { requestContext } from '@/lib/server/context';
 import { toFailure } from '@/lib/server/errors';
+import { PlainTable } from '@/components/ui/plain-table';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
@@ -93,50 +94,35 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <EmptyState title="No entries">Nothing in the log matches these filters.</EmptyState>
       ) : (
         <>
-          <div
-            role="region"
-            aria-label="Audit entries"
-            tabIndex={0}
-            className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800"
+          <PlainTable
+            label="Audit entries"
+            caption="Audit entries, newest first"
+            headers={['Time', 'User', 'Role', 'Action', 'Target', 'Outcome', 'Request id']}
           >
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Audit entries, newest first</caption>
-              <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
-                <tr>
-                  {['Time', 'User', 'Role', 'Action', 'Target', 'Outcome', 'Request id'].map((h) => (
-                    <th key={h} scope="col" className="whitespace-nowrap px-2 py-2 font-medium">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
-                {result.data.map((e) => (
-                  <tr key={`${e.requestId}-${e.at}-${e.action}`}>
-                    <td>
-                      <DateTime iso={e.at} seconds />
-                    </td>
-                    <td>{e.user}</td>
-                    <td>{e.role}</td>
-                    <td className="font-mono text-xs">{e.action}</td>
-                    <td className="font-mono text-xs">
-                      {e.target?.startsWith('pay_') ? (
-                        <a className="link-strong" href={`/collections/${e.target}`}>
-                          {e.target}
-                        </a>
-                      ) : e.target?.startsWith('q:') ? (
-                        <span title={e.target}>a search{e.detail?.kind ? ` (${String(e.detail.kind)})` : ''}</span>
-                      ) : (
-                        (e.target ?? '—')
-                      )}
-                    </td>
-                    <td>{e.outcome}</td>
-                    <td className="font-mono text-xs">{e.requestId}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+            {result.data.map((e) => (
+              <tr key={`${e.requestId}-${e.at}-${e.action}`}>
+                <td>
+                  <DateTime iso={e.at} seconds />
+                </td>
+                <td>{e.user}</td>
+                <td>{e.role}</td>
+                <td className="font-mono text-xs">{e.action}</td>
+                <td className="font-mono text-xs">
+                  {e.target?.startsWith('pay_') ? (
+                    <a className="link-strong" href={`/collections/${e.target}`}>
+                      {e.target}
+                    </a>
+                  ) : e.target?.startsWith('q:') ? (
+                    <span title={e.target}>a search{e.detail?.kind ? ` (${String(e.detail.kind)})` : ''}</span>
+                  ) : (
+                    (e.target ?? '—')
+                  )}
+                </td>
+                <td>{e.outcome}</td>
+                <td className="font-mono text-xs">{e.requestId}</td>
+              </tr>
+            ))}
+          </PlainTable>
           <nav aria-label="Pagination" className="mt-3 flex items-center justify-between text-sm">
             <p>
               {nf.format((query.page - 1) * query.limit + 1)}–

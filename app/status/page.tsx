@@ -7,6 +7,7 @@ import { driftReport } from '@/lib/server/observability/drift';
 import { upstreamWindow } from '@/lib/server/observability/metrics';
 import { readiness } from '@/lib/server/observability/ready';
 import { indexService } from '@/lib/server/search-index/service';
+import { PlainTable } from '@/components/ui/plain-table';
 
 export const metadata: Metadata = { title: 'Status' };
 
@@ -96,51 +97,34 @@ export default async function StatusPage() {
         {drift.length === 0 ? (
           <p className="text-sm">Nothing yet: everything the upstream sent is described by the seed.</p>
         ) : (
-          <div
-            role="region"
-            aria-label="Schema drift"
-            tabIndex={0}
-            className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800"
+          <PlainTable
+            label="Schema drift"
+            caption="Schema drift, most recently seen first"
+            headers={['Kind', 'Path', 'Value', 'Count', 'First seen', 'Last seen', 'Example']}
           >
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Schema drift, most recently seen first</caption>
-              <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
-                <tr>
-                  {['Kind', 'Path', 'Value', 'Count', 'First seen', 'Last seen', 'Example'].map((h) => (
-                    <th key={h} scope="col" className="whitespace-nowrap px-2 py-2 font-medium">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
-                {drift.map((d) => (
-                  <tr key={`${d.kind}|${d.path}|${d.value ?? ''}`}>
-                    <td>{d.kind}</td>
-                    <td className="font-mono text-xs">{d.path}</td>
-                    <td className="font-mono text-xs">{d.value ?? '—'}</td>
-                    <td className="tabular-nums">{nf.format(d.count)}</td>
-                    <td>
-                      <DateTime iso={d.firstSeen} short />
-                    </td>
-                    <td>
-                      <DateTime iso={d.lastSeen} short />
-                    </td>
-                    <td className="font-mono text-xs">
-                      <a
-                        className="link-strong"
-                        href={
-                          d.exampleId.startsWith('prv_') ? `/providers/${d.exampleId}` : `/collections/${d.exampleId}`
-                        }
-                      >
-                        {d.exampleId}
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+            {drift.map((d) => (
+              <tr key={`${d.kind}|${d.path}|${d.value ?? ''}`}>
+                <td>{d.kind}</td>
+                <td className="font-mono text-xs">{d.path}</td>
+                <td className="font-mono text-xs">{d.value ?? '—'}</td>
+                <td className="tabular-nums">{nf.format(d.count)}</td>
+                <td>
+                  <DateTime iso={d.firstSeen} short />
+                </td>
+                <td>
+                  <DateTime iso={d.lastSeen} short />
+                </td>
+                <td className="font-mono text-xs">
+                  <a
+                    className="link-strong"
+                    href={d.exampleId.startsWith('prv_') ? `/providers/${d.exampleId}` : `/collections/${d.exampleId}`}
+                  >
+                    {d.exampleId}
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </PlainTable>
         )}
       </section>
     </>

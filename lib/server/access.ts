@@ -21,6 +21,11 @@ export type AccessDecision = { ok: true; user?: string } | { ok: false };
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
+/** Whether two secrets are equal, in time that says nothing about where they differ (fixed-length digests). */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 /** Whether requests must present credentials at all. */
 export function gateIsOpen(config: ServerConfig): boolean {
   if (config.access.users.length > 0 || config.oidc) return false;

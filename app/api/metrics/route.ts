@@ -1,9 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '@/lib/server/access';
 import { getConfig } from '@/lib/server/env';
 import { metricsRegistry } from '@/lib/server/observability/metrics';
 import { registerScrapeGauges } from '@/lib/server/observability/gauges';
-
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 /**
  * `GET /api/metrics`: Prometheus text, for `Authorization: Bearer <METRICS_TOKEN>`;
@@ -14,7 +12,7 @@ export async function GET(request: Request) {
   const token = getConfig().metricsToken;
   if (!token) return new Response('Not found', { status: 404 });
   const given = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
-  if (!timingSafeEqual(digest(given), digest(token)))
+  if (!sameSecret(given, token))
     return new Response('Unauthorized', { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
   registerScrapeGauges();
   const registry = metricsRegistry();

@@ -9,8 +9,9 @@ import type { IndexDb } from '../search-index/store';
  * the `drift` table every 30 s (counts added, first and last seen kept), so
  * the report outlives restarts and replicas add up.
  */
-type Seen = DriftObservation & { count: number; firstSeen: string; lastSeen: string; exampleId: string };
-type Collector = { pending: Map<string, Seen>; timer: boolean; database: (() => Promise<IndexDb | null>) | null };
+export type DriftEntry = DriftObservation & { count: number; firstSeen: string; lastSeen: string; exampleId: string };
+const keyOf = (o: DriftObservation) => `${o.kind}|${o.path}|${o.value ?? ''}`;
+type Collector = { pending: Map<string, DriftEntry>; timer: boolean; database: (() => Promise<IndexDb | null>) | null };
 
 const KEY = Symbol.for('collections-console.drift');
 const FLUSH_MS = 30_000;
@@ -41,7 +42,7 @@ export function observeAnswer(operation: 'list' | 'collection' | 'provider', env
     const id = String((record as { id?: unknown })?.id ?? '');
     const once = new Set<string>();
     for (const o of driftOf(kind, record)) {
-      const key = `${o.kind}|${o.path}|${o.value ?? ''}`;
+      const key = keyOf(o);
       if (once.has(key)) continue;
       once.add(key);
       const seen = c.pending.get(key);
@@ -93,15 +94,13 @@ export async function flushDrift(): Promise<void> {
   } catch (error) {
     // Not lost: back in the pending map, merged with what arrived meanwhile.
     for (const s of batch) {
-      const key = `${s.kind}|${s.path}|${s.value ?? ''}`;
+      const key = keyOf(s);
       const now = c.pending.get(key);
       c.pending.set(key, now ? { ...s, count: s.count + now.count, lastSeen: now.lastSeen } : s);
     }
     logger.error({ err: error instanceof Error ? error.message : String(error) }, 'drift: could not save the report');
   }
 }
-
-export type DriftEntry = DriftObservation & { count: number; firstSeen: string; lastSeen: string; exampleId: string };
 
 /** The report: what was saved, with what is still in memory written first. */
 export async function driftReport(): Promise<DriftEntry[]> {
