@@ -14,7 +14,7 @@ import { createAuditLog, type AuditEntry } from '../lib/server/audit/log';
 import { openDatabaseOnly } from '../lib/server/search-index/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-audit-'));
-const db = await openDatabaseOnly(join(dir, 'index.sqlite'));
+const db = await openDatabaseOnly({ kind: 'sqlite', path: join(dir, 'index.sqlite') });
 // The server's own logger writes JSON lines to stdout; here to /dev/null, at the same level.
 const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
 const log = createAuditLog({

@@ -16,6 +16,37 @@ describe('server configuration', () => {
     expect(config.oidc).toBeNull();
   });
 
+  it('keeps the index in INDEX_PATH by default, and on PostgreSQL with DATABASE_URL', () => {
+    expect(parseConfig({}).database).toEqual({ kind: 'sqlite', path: '.data/index.sqlite' });
+    expect(parseConfig({ INDEX_PATH: '/var/lib/cc/index.sqlite' }).database).toEqual({
+      kind: 'sqlite',
+      path: '/var/lib/cc/index.sqlite',
+    });
+    const url = 'postgres://console:s3cret@db.internal:5432/console';
+    expect(parseConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'postgres', url, poolMax: 10, ssl: false });
+    expect(
+      parseConfig({
+        DATABASE_URL: url.replace('postgres:', 'postgresql:'),
+        DATABASE_POOL_MAX: '4',
+        DATABASE_SSL: 'require',
+      }).database,
+    ).toMatchObject({ kind: 'postgres', poolMax: 4, ssl: true });
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://u:p@db/x' }, 'DATABASE_URL must be a postgres:// URL'],
+    [{ DATABASE_URL: 'not a url with s3cret' }, 'DATABASE_URL must be a postgres:// URL'],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX'],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_SSL: 'verify' }, 'DATABASE_SSL'],
+  ])('refuses a bad database setting, naming it and never echoing it (%o)', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(message);
+    try {
+      parseConfig(env);
+    } catch (error) {
+      expect(String(error)).not.toMatch(/s3cret|mysql|verify/);
+    }
+  });
+
   it('follows SANDBOX_PORT for the sandbox upstream', () => {
     expect(parseConfig({ SANDBOX_PORT: '4210' }).upstream.baseUrl).toBe('http://127.0.0.1:4210');
   });

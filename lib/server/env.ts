@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import type { DatabaseTarget } from './database/connect';
 
 /**
  * The server's configuration (contract section 3), parsed once with zod. Only
@@ -91,6 +92,14 @@ const schema = z
       .transform((v) => v || undefined)
       .pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     INDEX_PATH: z.string().trim().min(1).default('.data/index.sqlite'),
+    DATABASE_URL: optionalText.pipe(
+      z
+        .string()
+        .refine((v) => /^postgres(ql)?:$/.test(URL.parse(v)?.protocol ?? ''), 'must be a postgres:// URL')
+        .optional(),
+    ),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATABASE_SSL: z.enum(['require', 'off', '']).default(''),
     INDEX_SYNC_RPS: z.coerce.number().positive().max(1000).optional(),
     INDEX_POLL_S: z.coerce.number().int().min(1).max(3600).default(15),
     NODE_ENV: z.string().optional(),
@@ -174,6 +183,10 @@ function toConfig(env: z.output<typeof schema>) {
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     /** The bearer token of `/api/metrics`; unset: no metrics are recorded and the route is a 404. */
     metricsToken: env.METRICS_TOKEN ?? null,
+    /** Where the index, sync state, audit log and drift report live: INDEX_PATH's file, or PostgreSQL. */
+    database: (env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, ssl: env.DATABASE_SSL === 'require' }
+      : { kind: 'sqlite', path: env.INDEX_PATH }) as DatabaseTarget,
     index: {
       enabled: env.INDEX !== 'off',
       // With a real upstream there is no default secret: the index stays off until one is set.

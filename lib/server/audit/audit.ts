@@ -22,10 +22,15 @@ const OWN = Symbol.for('collections-console.audit-own-db');
 
 /** The database the log lives in: the open index's, or its own when the index is turned off; null meanwhile. */
 export async function auditDatabase(): Promise<IndexDb | null> {
-  const { db, off, path } = await indexService().auditDb();
+  const { db, off, target } = await indexService().auditDb();
   if (db || !off) return db;
   const global = globalThis as Record<symbol, Promise<IndexDb> | undefined>;
-  return (global[OWN] ??= openDatabaseOnly(path));
+  const opening = (global[OWN] ??= openDatabaseOnly(target));
+  // Not there yet (PostgreSQL not answering): the log keeps its entries and asks again.
+  return opening.catch(() => {
+    global[OWN] = undefined;
+    return null;
+  });
 }
 
 export function auditLog(): AuditLog {

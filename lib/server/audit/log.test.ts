@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { storeKinds } from '@/lib/testing/stores';
 import { openDatabaseOnly, type IndexDb } from '../search-index/store';
 import { createAuditLog, type AuditEntry } from './log';
 
@@ -46,91 +47,96 @@ async function tick(log: ReturnType<typeof makeLog>) {
 
 const rows = () => db.selectFrom('audit_entries').selectAll().orderBy('id').execute();
 
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'audit-'));
-  db = await openDatabaseOnly(join(dir, 'index.sqlite'));
-  now = Date.parse('2026-11-23T12:00:00Z');
-  timers = [];
-  lines = [];
-  available = true;
-});
-
-afterEach(async () => {
-  await db.destroy().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-});
-
-describe('audit log writer', () => {
-  it('queues at once and writes in one batch when its timer fires, a pino line for each', async () => {
-    const log = makeLog();
-    for (let n = 1; n <= 3; n++) log.record(entry(n));
-    expect(await rows()).toHaveLength(0);
-    expect(timers).toHaveLength(1); // one timer for the batch, not one per entry
-    expect(lines.filter((l) => l.msg === 'audit: view_collection')).toHaveLength(3);
-    await tick(log);
-    const written = await rows();
-    expect(written.map((r) => [r.target, r.user, r.role, r.action, r.request_id, r.outcome])).toEqual([
-      ['pay_1', 'grace@example.com', 'viewer', 'view_collection', 'req-1', 'ok'],
-      ['pay_2', 'grace@example.com', 'viewer', 'view_collection', 'req-2', 'ok'],
-      ['pay_3', 'grace@example.com', 'viewer', 'view_collection', 'req-3', 'ok'],
-    ]);
-    expect(log.counters()).toEqual({ written: 3, failedWrites: 0, dropped: 0, pending: 0 });
-  });
-
-  it('keeps entries while the database is not there, and writes them when it is', async () => {
-    const log = makeLog();
-    available = false;
-    log.record(entry(1));
-    await tick(log);
-    expect(log.counters().pending).toBe(1);
-    expect(timers.map((t) => t.ms)).toEqual([5_000]); // asks again later
+describe.each(storeKinds())('on $name', (kind) => {
+  beforeAll(() => kind.setup());
+  afterAll(() => kind.teardown());
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'audit-'));
+    db = await openDatabaseOnly(kind.target(dir));
+    now = Date.parse('2026-11-23T12:00:00Z');
+    timers = [];
+    lines = [];
     available = true;
-    await tick(log);
-    expect(await rows()).toHaveLength(1);
   });
 
-  it('counts and logs a failed write loudly, keeps the entries, and writes them on the next try', async () => {
-    const log = makeLog();
-    log.record(entry(1));
-    const real = db;
-    db = {
-      insertInto: () => ({ values: () => ({ execute: async () => Promise.reject(new Error('disk full')) }) }),
-    } as never;
-    await tick(log);
-    expect(log.counters()).toMatchObject({ written: 0, failedWrites: 1, pending: 1 });
-    expect(lines).toContainEqual({
-      level: 'error',
-      msg: 'audit: could not write entries; keeping them and trying again',
+  afterEach(async () => {
+    await db.destroy().catch(() => {});
+    await kind.reset();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('audit log writer', () => {
+    it('queues at once and writes in one batch when its timer fires, a pino line for each', async () => {
+      const log = makeLog();
+      for (let n = 1; n <= 3; n++) log.record(entry(n));
+      expect(await rows()).toHaveLength(0);
+      expect(timers).toHaveLength(1); // one timer for the batch, not one per entry
+      expect(lines.filter((l) => l.msg === 'audit: view_collection')).toHaveLength(3);
+      await tick(log);
+      const written = await rows();
+      expect(written.map((r) => [r.target, r.user, r.role, r.action, r.request_id, r.outcome])).toEqual([
+        ['pay_1', 'grace@example.com', 'viewer', 'view_collection', 'req-1', 'ok'],
+        ['pay_2', 'grace@example.com', 'viewer', 'view_collection', 'req-2', 'ok'],
+        ['pay_3', 'grace@example.com', 'viewer', 'view_collection', 'req-3', 'ok'],
+      ]);
+      expect(log.counters()).toEqual({ written: 3, failedWrites: 0, dropped: 0, pending: 0 });
     });
-    db = real;
-    await tick(log);
-    expect(log.counters()).toMatchObject({ written: 1, failedWrites: 1, pending: 0 });
-  });
 
-  it('drops the oldest only past its cap, and says so', async () => {
-    const log = makeLog({ cap: 2 });
-    available = false;
-    for (let n = 1; n <= 3; n++) log.record(entry(n));
-    expect(log.counters()).toMatchObject({ dropped: 1, pending: 2 });
-    expect(lines.some((l) => l.level === 'error' && l.msg.includes('dropped'))).toBe(true);
-    available = true;
-    await tick(log);
-    expect((await rows()).map((r) => r.target)).toEqual(['pay_2', 'pay_3']);
-  });
+    it('keeps entries while the database is not there, and writes them when it is', async () => {
+      const log = makeLog();
+      available = false;
+      log.record(entry(1));
+      await tick(log);
+      expect(log.counters().pending).toBe(1);
+      expect(timers.map((t) => t.ms)).toEqual([5_000]); // asks again later
+      available = true;
+      await tick(log);
+      expect(await rows()).toHaveLength(1);
+    });
 
-  it('writes a long queue in batches and prunes entries past the retention once a day', async () => {
-    const log = makeLog({ batch: 2 });
-    log.record(entry(1, '2025-01-01T00:00:00.000Z'));
-    for (let n = 2; n <= 5; n++) log.record(entry(n));
-    await tick(log);
-    // Written in three statements; the one older than 365 days was pruned right after.
-    expect((await rows()).map((r) => r.target)).toEqual(['pay_2', 'pay_3', 'pay_4', 'pay_5']);
-    log.record(entry(6, '2025-11-20T00:00:00.000Z'));
-    await tick(log);
-    expect(await rows()).toHaveLength(5); // not a day since the last prune
-    now += 86_400_000;
-    log.record(entry(7));
-    await tick(log);
-    expect((await rows()).map((r) => r.target)).toEqual(['pay_2', 'pay_3', 'pay_4', 'pay_5', 'pay_7']);
+    it('counts and logs a failed write loudly, keeps the entries, and writes them on the next try', async () => {
+      const log = makeLog();
+      log.record(entry(1));
+      const real = db;
+      db = {
+        insertInto: () => ({ values: () => ({ execute: async () => Promise.reject(new Error('disk full')) }) }),
+      } as never;
+      await tick(log);
+      expect(log.counters()).toMatchObject({ written: 0, failedWrites: 1, pending: 1 });
+      expect(lines).toContainEqual({
+        level: 'error',
+        msg: 'audit: could not write entries; keeping them and trying again',
+      });
+      db = real;
+      await tick(log);
+      expect(log.counters()).toMatchObject({ written: 1, failedWrites: 1, pending: 0 });
+    });
+
+    it('drops the oldest only past its cap, and says so', async () => {
+      const log = makeLog({ cap: 2 });
+      available = false;
+      for (let n = 1; n <= 3; n++) log.record(entry(n));
+      expect(log.counters()).toMatchObject({ dropped: 1, pending: 2 });
+      expect(lines.some((l) => l.level === 'error' && l.msg.includes('dropped'))).toBe(true);
+      available = true;
+      await tick(log);
+      expect((await rows()).map((r) => r.target)).toEqual(['pay_2', 'pay_3']);
+    });
+
+    it('writes a long queue in batches and prunes entries past the retention once a day', async () => {
+      const log = makeLog({ batch: 2 });
+      log.record(entry(1, '2025-01-01T00:00:00.000Z'));
+      for (let n = 2; n <= 5; n++) log.record(entry(n));
+      await tick(log);
+      // Written in three statements; the one older than 365 days was pruned right after.
+      expect((await rows()).map((r) => r.target)).toEqual(['pay_2', 'pay_3', 'pay_4', 'pay_5']);
+      log.record(entry(6, '2025-11-20T00:00:00.000Z'));
+      await tick(log);
+      expect(await rows()).toHaveLength(5); // not a day since the last prune
+      now += 86_400_000;
+      log.record(entry(7));
+      await tick(log);
+      expect((await rows()).map((r) => r.target)).toEqual(['pay_2', 'pay_3', 'pay_4', 'pay_5', 'pay_7']);
+    });
   });
 });

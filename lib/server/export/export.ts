@@ -81,7 +81,7 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
   // their contacts (about 8 µs), this thread writes the CSV (about 5 µs, in turns of one chunk).
   const { port1, port2 } = new MessageChannel();
   const job: ExportJob = {
-    path: spec.path,
+    target: spec.target,
     count: compiled(queries.exportCountQuery(input)),
     rows: compiled(queries.exportQuery(input)),
     rowsPerChunk: ROWS_PER_CHUNK,

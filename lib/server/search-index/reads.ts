@@ -6,6 +6,7 @@ import { listCollections } from '../data';
 import { AppError } from '../errors';
 import type { CollectionSummary, IndexPage } from './queries';
 import { indexService } from './service';
+import { storeFault } from '../database/connect';
 import { audited, searchKind, searchTarget } from '../audit/audit';
 
 /**
@@ -17,14 +18,23 @@ function pageMeta(count: number, page: number, limit: number) {
   return { count, next: page * limit < count ? page + 1 : null, prev: page > 1 ? page - 1 : null };
 }
 
-/** A store fault met while answering (a damaged or vanished file) is a 503 while the index rebuilds. */
+/**
+ * A store fault met while answering (a damaged or vanished file, a database that stopped answering) is a
+ * 503 while the index rebuilds or reconnects.
+ */
 async function guarded<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (!String((error as { code?: unknown })?.code).startsWith('SQLITE_')) throw error;
+    const fault = storeFault(error);
+    if (!fault) throw error;
     await indexService().storeFault(error);
-    throw new AppError('index_unavailable', 'The index is being rebuilt; search and filters are back in a moment');
+    throw new AppError(
+      'index_unavailable',
+      fault === 'unreachable'
+        ? "The index's database is not answering; search and filters are back when it does"
+        : 'The index is being rebuilt; search and filters are back in a moment',
+    );
   }
 }
 

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/lib/testing/samples';
+import { storeKinds } from '@/lib/testing/stores';
 import { blindKeys } from './blind';
 import { createQueries } from './queries';
 import { bucketMiddleMs, durationBucket, histogramMedianMs, rebuildRollups } from './rollups';
@@ -13,15 +14,6 @@ import { openIndexStore, type IndexStore } from './store';
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 let dir: string;
 let store: IndexStore;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rollups-test-'));
-  store = await openIndexStore({ path: join(dir, 'index.sqlite'), keys: blindKeys(SECRET), account: 'acct_test' });
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const record = (
   id: string,
@@ -43,6 +35,7 @@ async function snapshot(s: IndexStore) {
   const rollups = await s.db
     .selectFrom('rollups')
     .selectAll()
+    .where('account', '=', s.account)
     .where((eb) => eb.or([eb('created_count', '!=', 0), eb('completed_count', '!=', 0)]))
     .orderBy('grain')
     .orderBy('period')
@@ -52,6 +45,7 @@ async function snapshot(s: IndexStore) {
   const durations = await s.db
     .selectFrom('rollup_durations')
     .selectAll()
+    .where('account', '=', s.account)
     .where('count', '!=', 0)
     .orderBy('grain')
     .orderBy('period')
@@ -81,189 +75,206 @@ describe('completion-time buckets', () => {
   });
 });
 
-describe('roll-ups', () => {
-  it('follow inserts, changes of status, amount, currency and day, and removals', async () => {
-    const statuses = ['pending', 'completed', 'expired', 'on_hold'];
-    const change = fc.record({
-      id: fc.integer({ min: 1, max: 12 }),
-      status: fc.constantFrom(...statuses),
-      currency: fc.constantFrom('NGN', 'EUR'),
-      value: fc.integer({ min: 1, max: 100_000 }),
-      day: fc.integer({ min: 1, max: 60 }),
-      minutes: fc.integer({ min: 0, max: 5_000 }),
-    });
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(change, { maxLength: 8 }), { minLength: 1, maxLength: 6 }), async (rounds) => {
-        const s = await openIndexStore({
-          path: join(dir, `p-${Math.random()}.sqlite`),
-          keys: blindKeys(SECRET),
-          account: 'acct_p',
-        });
-        try {
-          for (const [round, changes] of rounds.entries()) {
-            const seenAt = new Date(Date.UTC(2026, 10, 1, 0, round)).toISOString();
-            await s.upsert(
-              changes.map((c) => {
-                const created = Date.UTC(2026, 8, c.day, 10);
-                return record(`pay_${c.id}`, {
-                  ...c,
-                  createdAt: new Date(created).toISOString(),
-                  completedAt: c.status === 'completed' ? new Date(created + c.minutes * 60_000).toISOString() : null,
-                });
-              }),
-              seenAt,
-            );
-            // Every other round, what that round did not see leaves the index (a completed scan).
-            if (round % 2) await s.removeUnseen(seenAt);
-          }
-          const maintained = await snapshot(s);
-          await rebuildRollups(s.db, s.account);
-          expect(maintained).toEqual(await snapshot(s));
-        } finally {
-          await s.close();
-        }
-      }),
-      { numRuns: 40 },
-    );
-  });
-
-  it('are computed from the rows of an index written before they existed', async () => {
-    await store.upsert(
-      [
-        record('pay_1', { status: 'pending', currency: 'NGN', value: 500, createdAt: '2026-11-01T10:00:00.000Z' }),
-        record('pay_2', {
-          status: 'completed',
-          currency: 'NGN',
-          value: 700,
-          createdAt: '2026-11-02T10:00:00.000Z',
-          completedAt: '2026-11-03T10:00:00.000Z',
-        }),
-      ],
-      '2026-11-20T00:00:00.000Z',
-    );
-    const expected = await snapshot(store);
-    await store.db.deleteFrom('rollups').execute();
-    await store.db.deleteFrom('index_meta').where('key', '=', 'rollups').execute();
-    await store.close();
-    store = await openIndexStore({
-      path: join(dir, 'index.sqlite'),
-      keys: blindKeys(SECRET),
-      account: 'acct_test',
-    });
-    expect(await snapshot(store)).toEqual(expected);
-  });
-});
-
-describe('overview', () => {
-  const NOW = Date.parse('2026-11-23T12:00:00.000Z');
-
+describe.each(storeKinds())('on $name', (kind) => {
+  beforeAll(() => kind.setup());
+  afterAll(() => kind.teardown());
   beforeEach(async () => {
-    await store.upsert(
-      [
-        // In the last 7 days (17–23 Nov).
-        record('pay_1', { status: 'pending', currency: 'NGN', value: 1_000, createdAt: '2026-11-22T09:00:00.000Z' }),
-        record('pay_2', {
-          status: 'completed',
-          currency: 'NGN',
-          value: 2_000,
-          createdAt: '2026-11-20T09:00:00.000Z',
-          completedAt: '2026-11-20T10:00:00.000Z',
-        }),
-        record('pay_3', {
-          status: 'completed',
-          currency: 'NGN',
-          value: 4_000,
-          createdAt: '2026-11-12T09:00:00.000Z',
-          completedAt: '2026-11-18T09:00:00.000Z',
-        }),
-        record('pay_4', { status: 'pending', currency: 'EUR', value: 300, createdAt: '2026-11-21T09:00:00.000Z' }),
-        // In the 7 days before (10–16 Nov).
-        record('pay_5', {
-          status: 'completed',
-          currency: 'NGN',
-          value: 8_000,
-          createdAt: '2026-11-10T09:00:00.000Z',
-          completedAt: '2026-11-15T09:00:00.000Z',
-        }),
-        record('pay_6', { status: 'expired', currency: 'NGN', value: 16_000, createdAt: '2025-01-01T00:00:00.000Z' }),
-      ],
-      '2026-11-23T00:00:00.000Z',
-    );
+    dir = mkdtempSync(join(tmpdir(), 'rollups-test-'));
+    store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: 'acct_test' });
+  });
+  afterEach(async () => {
+    await store.close();
+    await kind.reset();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('counts every status per currency over the whole account, never summing currencies', async () => {
-    const o = await createQueries(store).overview('7d', NOW);
-    expect(o.range).toEqual({ from: '2026-11-17', to: '2026-11-23' });
-    expect(o.currencies.map((c) => c.currency)).toEqual(['NGN', 'EUR']);
-    const ngn = o.currencies[0]!;
-    expect(ngn.byStatus).toEqual([
-      { status: 'completed', count: 3, amount: 14_000 },
-      { status: 'expired', count: 1, amount: 16_000 },
-      { status: 'pending', count: 1, amount: 1_000 },
-    ]);
-    expect(o.currencies[1]!.byStatus).toEqual([{ status: 'pending', count: 1, amount: 300 }]);
+  describe('roll-ups', () => {
+    it('follow inserts, changes of status, amount, currency and day, and removals', async () => {
+      const statuses = ['pending', 'completed', 'expired', 'on_hold'];
+      const change = fc.record({
+        id: fc.integer({ min: 1, max: 12 }),
+        status: fc.constantFrom(...statuses),
+        currency: fc.constantFrom('NGN', 'EUR'),
+        value: fc.integer({ min: 1, max: 100_000 }),
+        day: fc.integer({ min: 1, max: 60 }),
+        minutes: fc.integer({ min: 0, max: 5_000 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(change, { maxLength: 8 }), { minLength: 1, maxLength: 6 }),
+          async (rounds) => {
+            const run = Math.random().toString(36).slice(2);
+            const s = await openIndexStore({
+              // A file each run on SQLite; on PostgreSQL an account each run in one database.
+              target:
+                kind.dialect === 'sqlite' ? { kind: 'sqlite', path: join(dir, `p-${run}.sqlite`) } : kind.target(dir),
+              keys: blindKeys(SECRET),
+              account: `acct_p_${run}`,
+            });
+            try {
+              for (const [round, changes] of rounds.entries()) {
+                const seenAt = new Date(Date.UTC(2026, 10, 1, 0, round)).toISOString();
+                await s.upsert(
+                  changes.map((c) => {
+                    const created = Date.UTC(2026, 8, c.day, 10);
+                    return record(`pay_${c.id}`, {
+                      ...c,
+                      createdAt: new Date(created).toISOString(),
+                      completedAt:
+                        c.status === 'completed' ? new Date(created + c.minutes * 60_000).toISOString() : null,
+                    });
+                  }),
+                  seenAt,
+                );
+                // Every other round, what that round did not see leaves the index (a completed scan).
+                if (round % 2) await s.removeUnseen(seenAt);
+              }
+              const maintained = await snapshot(s);
+              await rebuildRollups(s.db, s.account);
+              expect(maintained).toEqual(await snapshot(s));
+            } finally {
+              await s.close();
+            }
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+
+    it('are computed from the rows of an index written before they existed', async () => {
+      await store.upsert(
+        [
+          record('pay_1', { status: 'pending', currency: 'NGN', value: 500, createdAt: '2026-11-01T10:00:00.000Z' }),
+          record('pay_2', {
+            status: 'completed',
+            currency: 'NGN',
+            value: 700,
+            createdAt: '2026-11-02T10:00:00.000Z',
+            completedAt: '2026-11-03T10:00:00.000Z',
+          }),
+        ],
+        '2026-11-20T00:00:00.000Z',
+      );
+      const expected = await snapshot(store);
+      await store.db.deleteFrom('rollups').execute();
+      await store.db.deleteFrom('index_meta').where('key', '=', 'rollups').execute();
+      await store.close();
+      store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: 'acct_test' });
+      expect(await snapshot(store)).toEqual(expected);
+    });
   });
 
-  it('compares completed in the range with the range before it, by completion day', async () => {
-    const ngn = (await createQueries(store).overview('7d', NOW)).currencies[0]!;
-    expect(ngn.completed).toEqual({ count: 2, amount: 6_000 });
-    expect(ngn.completedPrevious).toEqual({ count: 1, amount: 8_000 });
-    // Created in the range: pay_1 and pay_2, one of them completed.
-    expect(ngn.created).toBe(2);
-    expect(ngn.completionRate).toBe(0.5);
-    // 1 h and 6 days: the median of two is read from the lower middle.
-    expect(Math.abs(ngn.medianTimeToCompleteMs! - 3_600_000) / 3_600_000).toBeLessThan(0.01);
-  });
+  describe('overview', () => {
+    const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 
-  it('lists created and completed amounts per day, per currency and status', async () => {
-    const o = await createQueries(store).overview('7d', NOW);
-    expect(o.bucket).toBe('day');
-    expect(o.perDay).toEqual([
-      { date: '2026-11-18', currency: 'NGN', status: 'completed', created: 0, completedAmount: 4_000 },
-      { date: '2026-11-20', currency: 'NGN', status: 'completed', created: 1, completedAmount: 2_000 },
-      { date: '2026-11-21', currency: 'EUR', status: 'pending', created: 1, completedAmount: 0 },
-      { date: '2026-11-22', currency: 'NGN', status: 'pending', created: 1, completedAmount: 0 },
-    ]);
-  });
+    beforeEach(async () => {
+      await store.upsert(
+        [
+          // In the last 7 days (17–23 Nov).
+          record('pay_1', { status: 'pending', currency: 'NGN', value: 1_000, createdAt: '2026-11-22T09:00:00.000Z' }),
+          record('pay_2', {
+            status: 'completed',
+            currency: 'NGN',
+            value: 2_000,
+            createdAt: '2026-11-20T09:00:00.000Z',
+            completedAt: '2026-11-20T10:00:00.000Z',
+          }),
+          record('pay_3', {
+            status: 'completed',
+            currency: 'NGN',
+            value: 4_000,
+            createdAt: '2026-11-12T09:00:00.000Z',
+            completedAt: '2026-11-18T09:00:00.000Z',
+          }),
+          record('pay_4', { status: 'pending', currency: 'EUR', value: 300, createdAt: '2026-11-21T09:00:00.000Z' }),
+          // In the 7 days before (10–16 Nov).
+          record('pay_5', {
+            status: 'completed',
+            currency: 'NGN',
+            value: 8_000,
+            createdAt: '2026-11-10T09:00:00.000Z',
+            completedAt: '2026-11-15T09:00:00.000Z',
+          }),
+          record('pay_6', { status: 'expired', currency: 'NGN', value: 16_000, createdAt: '2025-01-01T00:00:00.000Z' }),
+        ],
+        '2026-11-23T00:00:00.000Z',
+      );
+    });
 
-  it('reads all time by month, from the first month with a record, with no previous range', async () => {
-    const o = await createQueries(store).overview('all', NOW);
-    expect(o.bucket).toBe('month');
-    expect(o.range).toEqual({ from: '2025-01-01', to: '2026-11-23' });
-    const ngn = o.currencies[0]!;
-    expect(ngn.completed).toEqual({ count: 3, amount: 14_000 });
-    expect(ngn.completedPrevious).toBeNull();
-    expect(o.perDay.filter((d) => d.currency === 'NGN' && d.date === '2026-11-01')).toHaveLength(2);
-  });
+    it('counts every status per currency over the whole account, never summing currencies', async () => {
+      const o = await createQueries(store).overview('7d', NOW);
+      expect(o.range).toEqual({ from: '2026-11-17', to: '2026-11-23' });
+      expect(o.currencies.map((c) => c.currency)).toEqual(['NGN', 'EUR']);
+      const ngn = o.currencies[0]!;
+      expect(ngn.byStatus).toEqual([
+        { status: 'completed', count: 3, amount: 14_000 },
+        { status: 'expired', count: 1, amount: 16_000 },
+        { status: 'pending', count: 1, amount: 1_000 },
+      ]);
+      expect(o.currencies[1]!.byStatus).toEqual([{ status: 'pending', count: 1, amount: 300 }]);
+    });
 
-  it('reads all time by year when it spans more than ten years', async () => {
-    await store.upsert(
-      [record('pay_7', { status: 'pending', currency: 'NGN', value: 1, createdAt: '1990-06-01T00:00:00.000Z' })],
-      '2026-11-23T00:00:00.000Z',
-    );
-    const o = await createQueries(store).overview('all', NOW);
-    expect(o.bucket).toBe('year');
-    expect(o.range.from).toBe('1990-06-01');
-    expect(o.perDay.find((d) => d.date === '1990-01-01')).toMatchObject({ currency: 'NGN', created: 1 });
-    expect(o.perDay.filter((d) => d.currency === 'NGN' && d.date === '2026-01-01').length).toBeGreaterThan(0);
-  });
+    it('compares completed in the range with the range before it, by completion day', async () => {
+      const ngn = (await createQueries(store).overview('7d', NOW)).currencies[0]!;
+      expect(ngn.completed).toEqual({ count: 2, amount: 6_000 });
+      expect(ngn.completedPrevious).toEqual({ count: 1, amount: 8_000 });
+      // Created in the range: pay_1 and pay_2, one of them completed.
+      expect(ngn.created).toBe(2);
+      expect(ngn.completionRate).toBe(0.5);
+      // 1 h and 6 days: the median of two is read from the lower middle.
+      expect(Math.abs(ngn.medianTimeToCompleteMs! - 3_600_000) / 3_600_000).toBeLessThan(0.01);
+    });
 
-  it('moves a record between statuses when it completes', async () => {
-    await store.upsert(
-      [
-        record('pay_1', {
-          status: 'completed',
-          currency: 'NGN',
-          value: 1_000,
-          createdAt: '2026-11-22T09:00:00.000Z',
-          completedAt: '2026-11-23T09:00:00.000Z',
-        }),
-      ],
-      '2026-11-23T10:00:00.000Z',
-    );
-    const ngn = (await createQueries(store).overview('7d', NOW)).currencies[0]!;
-    expect(ngn.byStatus.find((s) => s.status === 'pending')).toBeUndefined();
-    expect(ngn.completed).toEqual({ count: 3, amount: 7_000 });
-    expect(ngn.completionRate).toBe(1);
+    it('lists created and completed amounts per day, per currency and status', async () => {
+      const o = await createQueries(store).overview('7d', NOW);
+      expect(o.bucket).toBe('day');
+      expect(o.perDay).toEqual([
+        { date: '2026-11-18', currency: 'NGN', status: 'completed', created: 0, completedAmount: 4_000 },
+        { date: '2026-11-20', currency: 'NGN', status: 'completed', created: 1, completedAmount: 2_000 },
+        { date: '2026-11-21', currency: 'EUR', status: 'pending', created: 1, completedAmount: 0 },
+        { date: '2026-11-22', currency: 'NGN', status: 'pending', created: 1, completedAmount: 0 },
+      ]);
+    });
+
+    it('reads all time by month, from the first month with a record, with no previous range', async () => {
+      const o = await createQueries(store).overview('all', NOW);
+      expect(o.bucket).toBe('month');
+      expect(o.range).toEqual({ from: '2025-01-01', to: '2026-11-23' });
+      const ngn = o.currencies[0]!;
+      expect(ngn.completed).toEqual({ count: 3, amount: 14_000 });
+      expect(ngn.completedPrevious).toBeNull();
+      expect(o.perDay.filter((d) => d.currency === 'NGN' && d.date === '2026-11-01')).toHaveLength(2);
+    });
+
+    it('reads all time by year when it spans more than ten years', async () => {
+      await store.upsert(
+        [record('pay_7', { status: 'pending', currency: 'NGN', value: 1, createdAt: '1990-06-01T00:00:00.000Z' })],
+        '2026-11-23T00:00:00.000Z',
+      );
+      const o = await createQueries(store).overview('all', NOW);
+      expect(o.bucket).toBe('year');
+      expect(o.range.from).toBe('1990-06-01');
+      expect(o.perDay.find((d) => d.date === '1990-01-01')).toMatchObject({ currency: 'NGN', created: 1 });
+      expect(o.perDay.filter((d) => d.currency === 'NGN' && d.date === '2026-01-01').length).toBeGreaterThan(0);
+    });
+
+    it('moves a record between statuses when it completes', async () => {
+      await store.upsert(
+        [
+          record('pay_1', {
+            status: 'completed',
+            currency: 'NGN',
+            value: 1_000,
+            createdAt: '2026-11-22T09:00:00.000Z',
+            completedAt: '2026-11-23T09:00:00.000Z',
+          }),
+        ],
+        '2026-11-23T10:00:00.000Z',
+      );
+      const ngn = (await createQueries(store).overview('7d', NOW)).currencies[0]!;
+      expect(ngn.byStatus.find((s) => s.status === 'pending')).toBeUndefined();
+      expect(ngn.completed).toEqual({ count: 3, amount: 7_000 });
+      expect(ngn.completionRate).toBe(1);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { lockIndexWrites } from '../database/dialect';
 import type { Kysely, Transaction } from 'kysely';
 import type { IndexDatabase } from './schema';
 
@@ -172,6 +173,7 @@ export async function rebuildRollups(db: Kysely<IndexDatabase>, account: number)
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await db.transaction().execute(async (trx) => {
+    await lockIndexWrites(trx, account);
     await trx.deleteFrom('rollups').where('account', '=', account).execute();
     await trx.deleteFrom('rollup_durations').where('account', '=', account).execute();
     await applyDelta(trx, account, delta);

@@ -11,6 +11,7 @@ import { logger } from '../logger';
 import { blindKeys } from './blind';
 import { createQueries, type IndexQueries } from './queries';
 import { openIndexStore, type IndexDb, type IndexStore } from './store';
+import { describeTarget, storeFault, type DatabaseTarget } from '../database/connect';
 import { createSync, isErrorState, type IndexSync } from './sync';
 
 /**
@@ -22,7 +23,9 @@ import { createSync, isErrorState, type IndexSync } from './sync';
  * Faults of its own never reach the live pages: a file that cannot be opened
  * or written (read-only, disk full) turns the index off with the reason and
  * retries every minute; a file deleted or corrupted under it is set aside and
- * rebuilt.
+ * rebuilt; a PostgreSQL that cannot be reached turns it off until it answers
+ * (retried every 10 s). Several replicas on one PostgreSQL share the rows, and
+ * the sync's lease (sync.ts) lets one of them read the upstream.
  */
 export type IndexState = 'off' | 'building' | 'ready' | 'error';
 
@@ -42,6 +45,8 @@ export type IndexStatus = {
 type Running = { store: IndexStore; queries: IndexQueries; sync: IndexSync; inode: number; secret: string };
 
 const REOPEN_MS = 60_000;
+/** A database that does not answer (restarting, failing over) is asked again sooner than a full disk. */
+const RECONNECT_MS = 10_000;
 const FACETS_TTL_MS = 30_000;
 const STATUS_TTL_MS = 2_000;
 const HEALTH_CHECK_MS = 5_000;
@@ -57,11 +62,22 @@ function sandboxSecret(indexPath: string): string {
   return secret;
 }
 
-const isSqliteError = (error: unknown): error is { code: string } =>
-  typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_');
+/** An error's code for the operator: a SQLite or SQLSTATE code, or a system one; never its message. */
+const codeOf = (error: unknown): string => {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && /^[\w-]{1,40}$/.test(code) ? code : 'unknown';
+};
 
-function describeOpenFailure(error: unknown): string {
-  const code = isSqliteError(error) ? error.code : ((error as { code?: string })?.code ?? 'unknown');
+function describeOpenFailure(error: unknown, target: DatabaseTarget): string {
+  const code = codeOf(error);
+  if (target.kind === 'postgres') {
+    const where = describeTarget(target);
+    if (storeFault(error) === 'unreachable' || code === 'unknown')
+      return `The index's database (${where}) cannot be reached (${code}). Search and filters are off until it answers; retrying every 10 seconds.`;
+    if (code.startsWith('53') || code === '25006')
+      return `The index's database (${where}) cannot be written (${code}: full, or a read-only standby). Search and filters are off; retrying every minute.`;
+    return `The index's database (${where}) could not be opened or migrated (${code}). Search and filters are off; retrying every minute.`;
+  }
   if (/READONLY|EACCES|EROFS|EPERM|CANTOPEN|ENOTDIR|ENOENT|EEXIST/.test(code))
     return `The index cannot write its file (${code}): make INDEX_PATH's folder writable. Search and filters are off until then; retrying every minute.`;
   if (/FULL|ENOSPC/.test(code))
@@ -71,7 +87,10 @@ function describeOpenFailure(error: unknown): string {
 
 function createIndexService() {
   const config = getConfig();
-  const path = resolve(config.index.path);
+  const target: DatabaseTarget =
+    config.database.kind === 'sqlite' ? { kind: 'sqlite', path: resolve(config.database.path) } : config.database;
+  /** The SQLite file, watched for deletion; null on PostgreSQL. */
+  const path = target.kind === 'sqlite' ? target.path : null;
   let running: Running | null = null;
   let offReason: string | null = null;
   let offUntil = 0;
@@ -92,11 +111,12 @@ function createIndexService() {
   }
 
   async function open(): Promise<void> {
-    const secret = config.index.secret ?? sandboxSecret(path);
+    // On the sandbox the secret is generated beside INDEX_PATH (replicas on one machine share it).
+    const secret = config.index.secret ?? sandboxSecret(resolve(config.index.path));
     const keys = blindKeys(secret);
     const account = keys.accountKey(config.upstream.baseUrl, config.upstream.key);
     const store = await openIndexStore({
-      path,
+      target,
       keys,
       account,
       onRebuild: () => logger.warn('index: INDEX_SECRET changed since the index was written; rebuilding it'),
@@ -110,7 +130,7 @@ function createIndexService() {
       owner,
       log: logger,
     });
-    running = { store, queries: createQueries(store), sync, inode: statSync(path).ino, secret };
+    running = { store, queries: createQueries(store), sync, inode: path ? statSync(path).ino : 0, secret };
     offReason = null;
     cached = null;
     logger.info({ opened: store.opened }, 'index: open');
@@ -123,9 +143,9 @@ function createIndexService() {
     if (disabledReason()) return;
     opening ??= open()
       .catch((error: unknown) => {
-        offReason = describeOpenFailure(error);
-        offUntil = Date.now() + REOPEN_MS;
-        logger.error({ code: (error as { code?: string })?.code }, 'index: cannot open');
+        offReason = describeOpenFailure(error, target);
+        offUntil = Date.now() + (storeFault(error) === 'unreachable' ? RECONNECT_MS : REOPEN_MS);
+        logger.error({ code: codeOf(error), database: describeTarget(target) }, 'index: cannot open');
       })
       .finally(() => {
         opening = null;
@@ -143,7 +163,7 @@ function createIndexService() {
       await current.sync.stop();
       await current.store.close().catch(() => {});
     }
-    if (damaged && existsSync(path)) {
+    if (damaged && path && existsSync(path)) {
       const aside = `${path}.damaged-${Date.now()}`;
       for (const suffix of ['', '-wal', '-shm'])
         if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
@@ -151,10 +171,23 @@ function createIndexService() {
     await ensureOpen();
   }
 
-  /** The file we opened is still the file at INDEX_PATH (not deleted or replaced under us). */
+  /**
+   * The file we opened is still the file at INDEX_PATH (not deleted or replaced under us); on PostgreSQL,
+   * the rows are still written with our secret (a replica with another INDEX_SECRET rebuilds them at its
+   * start: this one then stops writing tokens nobody can match, and says why, until it is restarted).
+   */
   async function checkFile(): Promise<void> {
     if (!running || Date.now() - lastHealthCheck < HEALTH_CHECK_MS) return;
     lastHealthCheck = Date.now();
+    if (!path) {
+      if (await running.store.sameSecret()) return;
+      await turnOff(
+        'Another replica rebuilt the shared index with a different INDEX_SECRET. Give every replica the same INDEX_SECRET and restart this one; search and filters are off here until then.',
+        Infinity,
+      );
+      logger.error('index: another replica rebuilt the shared index with a different INDEX_SECRET; off');
+      return;
+    }
     let inode: number | null = null;
     try {
       inode = statSync(path).ino;
@@ -164,20 +197,26 @@ function createIndexService() {
     if (inode !== running.inode) await reopen('the index file was deleted or replaced', false);
   }
 
+  /** Closes the store and stays off for `forMs` (then the next use or loop opens it again), saying why. */
+  async function turnOff(reason: string, forMs: number): Promise<void> {
+    offReason = reason;
+    offUntil = Date.now() + forMs;
+    const current = running;
+    running = null;
+    cached = null;
+    if (current) {
+      await current.sync.stop();
+      await current.store.close().catch(() => {});
+    }
+  }
+
   async function onStoreError(error: unknown): Promise<void> {
-    const code = isSqliteError(error) ? error.code : 'unknown';
-    if (/CORRUPT|NOTADB/.test(code)) return reopen(`the index file is damaged (${code})`, true);
-    if (/FULL|READONLY|IOERR|CANTOPEN/.test(code)) {
-      offReason = describeOpenFailure(error);
-      offUntil = Date.now() + REOPEN_MS;
-      const current = running;
-      running = null;
-      cached = null;
-      if (current) {
-        await current.sync.stop();
-        await current.store.close().catch(() => {});
-      }
-      return;
+    const code = codeOf(error);
+    const fault = storeFault(error);
+    if (fault === 'damaged') return reopen(`the index file is damaged (${code})`, true);
+    if (fault === 'unwritable' || fault === 'unreachable') {
+      logger.error({ code, database: describeTarget(target) }, 'index: store fault; off until it is fixed');
+      return turnOff(describeOpenFailure(error, target), fault === 'unreachable' ? RECONNECT_MS : REOPEN_MS);
     }
     logger.error({ code }, 'index: store error');
   }
@@ -295,9 +334,9 @@ function createIndexService() {
      * What a reader in another thread needs (the export's worker): the file, the secret its keys come
      * from, and the account's key. Stays in this process; `index_unavailable` when the index is off.
      */
-    async readerSpec(): Promise<{ path: string; secret: string; accountKey: string }> {
+    async readerSpec(): Promise<{ target: DatabaseTarget; secret: string; accountKey: string }> {
       await this.queries();
-      return { path, secret: running!.secret, accountKey: running!.store.accountKey };
+      return { target, secret: running!.secret, accountKey: running!.store.accountKey };
     },
 
     /**
@@ -325,10 +364,10 @@ function createIndexService() {
      * a process, so writes never wait on each other); null while the index is not open (turned off, or
      * failing: the caller keeps its entries and asks again). `off` says whether it is off for good.
      */
-    async auditDb(): Promise<{ db: IndexDb | null; off: boolean; path: string }> {
-      if (disabledReason()) return { db: null, off: true, path };
+    async auditDb(): Promise<{ db: IndexDb | null; off: boolean; target: DatabaseTarget }> {
+      if (disabledReason()) return { db: null, off: true, target };
       await ensureOpen();
-      return { db: running?.store.db ?? null, off: false, path };
+      return { db: running?.store.db ?? null, off: false, target };
     },
 
     /** For store errors met while answering a query: reopen or turn off as the fault says. */

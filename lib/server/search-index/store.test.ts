@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { defaults, filterSchema } from '@/lib/api/list-state';
 import { sampleCollection } from '@/lib/testing/samples';
+import { storeKinds } from '@/lib/testing/stores';
 import { blindKeys } from './blind';
 import { createQueries } from './queries';
 import { openIndexStore, type IndexStore } from './store';
@@ -56,223 +57,240 @@ const RECORDS = [
   }),
 ];
 
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'index-test-'));
-  store = await openIndexStore({ path: join(dir, 'index.sqlite'), keys: blindKeys(SECRET), account: ACCOUNT });
-  await store.upsert(RECORDS, '2026-11-20T00:00:00.000Z');
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const ids = (page: { data: { id: string }[] }) => page.data.map((r) => r.id);
-
-describe('search', () => {
-  const search = (q: string) => createQueries(store).search(q, noFilters, 1, 10);
-
-  it.each([
-    ['an e-mail, any case and spacing', '  zoe.okafor@EXAMPLE.com ', ['pay_1'], 'email'],
-    ['a phone with spaces and +', '+234 801 234 5678', ['pay_1'], 'phone'],
-    ['a phone without + or spaces', '2348012345678', ['pay_1'], 'phone'],
-    ['the last four digits', '5678', ['pay_3', 'pay_1'], 'phoneLast4'],
-    ['a reference prefix, any case', 'INV-2026', ['pay_3', 'pay_1'], 'reference'],
-    ['a name token without its accent', 'soren', ['pay_2'], 'name'],
-    ['name tokens in any order', 'okafor zoe', ['pay_1'], 'name'],
-    ['a shared last name', 'OKAFOR', ['pay_3', 'pay_1'], 'name'],
-    ['an id', 'pay_2', ['pay_2'], 'id'],
-  ])('finds by %s', async (_, q, expected, field) => {
-    const page = await search(q);
-    expect(ids(page)).toEqual(expected);
-    expect(page.count).toBe(expected.length);
-    for (const hit of page.data) expect(hit.matched).toContain(field);
-  });
-
-  it('returns the contact name for display, decrypted', async () => {
-    const page = await search('grace@example.com');
-    expect(page.data[0]).toMatchObject({ id: 'pay_4', contact: { firstName: 'Grace', lastName: 'Hopper' } });
-    expect(page.data[0]).not.toHaveProperty('contact.email');
-  });
-
-  it.each(['%', '_', '100%', '\\', "'; drop table collections; --", '*'])('treats %j literally', async (q) => {
-    const page = await search(q);
-    for (const hit of page.data) expect(hit.reference.toLowerCase().startsWith(q.toLowerCase())).toBe(true);
-  });
-
-  it('reads quotes as punctuation, not as an operator', async () => {
-    expect(ids(await search('"Okafor"'))).toEqual(ids(await search('Okafor')));
-  });
-
-  it('finds a reference that holds wildcard characters by its literal prefix', async () => {
-    expect(ids(await search('100%_'))).toEqual(['pay_4']);
-  });
-
-  it('finds nothing for a near miss', async () => {
-    expect((await search('zoe.okafor@example.org')).count).toBe(0);
-    expect((await search('5679')).count).toBe(0);
-  });
-});
-
-describe('filters and sort', () => {
-  const list = (filters: Partial<typeof noFilters>, page = 1, limit = 10) =>
-    createQueries(store).list({ ...noFilters, ...filters }, page, limit);
-
-  it('filters by status, currency, dates and amount, with the total', async () => {
-    expect(ids(await list({ status: ['pending'], currency: ['NGN'] }))).toEqual(['pay_4', 'pay_3', 'pay_1']);
-    expect(ids(await list({ createdFrom: '2026-11-02', createdTo: '2026-11-03' }))).toEqual(['pay_3', 'pay_2']);
-    expect(ids(await list({ amountMin: 900, amountMax: 5000, currency: ['NGN'] }))).toEqual(['pay_3', 'pay_1']);
-    expect((await list({ status: ['completed', 'expired'] })).count).toBe(1);
-  });
-
-  it('filters by completion date (whole UTC days, both inclusive), whatever the status is now', async () => {
-    await store.upsert(
-      [
-        collection('pay_5', {
-          status: 'completed',
-          createdAt: '2026-10-01T10:00:00.000Z',
-          completedAt: '2026-11-05T00:00:00.000Z',
-        }),
-        collection('pay_6', {
-          status: 'completed',
-          createdAt: '2026-10-02T10:00:00.000Z',
-          completedAt: '2026-11-06T23:59:59.999Z',
-        }),
-        collection('pay_7', {
-          status: 'refunded',
-          createdAt: '2026-10-03T10:00:00.000Z',
-          completedAt: '2026-11-06T12:00:00.000Z',
-        }),
-        collection('pay_8', {
-          status: 'completed',
-          createdAt: '2026-10-04T10:00:00.000Z',
-          completedAt: '2026-11-07T00:00:00.000Z',
-        }),
-      ],
-      '2026-11-20T00:00:00.000Z',
-    );
-    expect(ids(await list({ completedFrom: '2026-11-05', completedTo: '2026-11-06' }))).toEqual([
-      'pay_7',
-      'pay_6',
-      'pay_5',
-    ]);
-    expect(ids(await list({ completedFrom: '2026-11-06' }))).toEqual(['pay_8', 'pay_7', 'pay_6']);
-    expect(ids(await list({ completedTo: '2026-11-05', status: ['completed'] }))).toEqual(['pay_5']);
-    expect((await list({ completedFrom: '2026-11-08' })).count).toBe(0);
-  });
-
-  it('sorts by amount both ways and pages without repeats', async () => {
-    expect(ids(await list({ sort: 'amount' }))).toEqual(['pay_2', 'pay_3', 'pay_1', 'pay_4']);
-    const first = await list({ sort: '-amount' }, 1, 2);
-    const second = await list({ sort: '-amount' }, 2, 2);
-    expect([...ids(first), ...ids(second)]).toEqual(['pay_4', 'pay_1', 'pay_3', 'pay_2']);
-    expect(first.count).toBe(4);
-  });
-
-  it('counts each status and currency', async () => {
-    const facets = await createQueries(store).facets();
-    expect(facets.status).toEqual([
-      { value: 'pending', count: 3 },
-      { value: 'completed', count: 1 },
-    ]);
-    expect(facets.currency.find((c) => c.value === 'NGN')?.count).toBe(3);
-  });
-});
-
-describe('the store', () => {
-  it('hides rows a completed scan did not see', async () => {
-    await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
-    expect(await store.removeUnseen('2026-11-21T00:00:00.000Z')).toBe(3);
-    // Their contact tokens went with them.
-    expect((await createQueries(store).search('grace@example.com', noFilters, 1, 10)).count).toBe(0);
-    expect(await store.indexedCount()).toBe(1);
-    // Seen again: back.
-    await store.upsert([RECORDS[1]!], '2026-11-22T00:00:00.000Z');
-    expect(await store.indexedCount()).toBe(2);
-  });
-
-  it('only marks a record seen when it comes back unchanged, and rewrites it when it changed', async () => {
-    const sealed = () =>
-      store.db
-        .selectFrom('collection_details')
-        .select('contact_sealed')
-        .where('id', '=', 'pay_1')
-        .executeTakeFirstOrThrow();
-    const seen = () =>
-      store.db.selectFrom('collections').select('seen_at').where('id', '=', 'pay_1').executeTakeFirstOrThrow();
-    const before = await sealed();
-    await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
-    expect(await sealed()).toEqual(before);
-    expect((await seen()).seen_at).toBe('2026-11-21T00:00:00.000Z');
-    const paid = collection('pay_1', { ...RECORDS[0], status: 'completed', updatedAt: '2026-11-21T10:00:00.000Z' });
-    await store.upsert([paid], '2026-11-22T00:00:00.000Z');
-    expect(await sealed()).not.toEqual(before);
-    expect(ids(await createQueries(store).list({ ...noFilters, status: ['completed'] }, 1, 10))).toContain('pay_1');
-    // A new e-mail: the old one finds nothing any more, the new one does.
-    const moved = collection('pay_1', {
-      ...RECORDS[0],
-      contact: { ...RECORDS[0]!.contact, email: 'zoe@new.example' },
-      updatedAt: '2026-11-22T10:00:00.000Z',
-    });
-    await store.upsert([moved], '2026-11-23T00:00:00.000Z');
-    const search = (q: string) => createQueries(store).search(q, noFilters, 1, 10);
-    expect((await search('zoe.okafor@example.com')).count).toBe(0);
-    expect(ids(await search('zoe@new.example'))).toEqual(['pay_1']);
-    expect(ids(await search('okafor zoe'))).toEqual(['pay_1']);
-  });
-
-  it('reports a full disk from a write as SQLITE_FULL (what the service turns into "off")', async () => {
-    const { page_count: pages } = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(store.db)).rows[0]!;
-    await sql.raw(`PRAGMA max_page_count = ${pages + 2}`).execute(store.db);
-    const many = Array.from({ length: 300 }, (_, i) => collection(`pay_full${i}`, { reference: `FULL-${i}` }));
-    await expect(store.upsert(many, '2026-11-21T00:00:00.000Z')).rejects.toMatchObject({ code: 'SQLITE_FULL' });
-  });
-
-  it('hands the sync lease over at once when released, even synchronously (process exit)', async () => {
-    expect(await store.lease('a', 0, 30_000)).toBe(true);
-    expect(await store.lease('b', 1_000, 30_000)).toBe(false);
-    store.releaseNow('a');
-    expect(await store.lease('b', 1_000, 30_000)).toBe(true);
-  });
-
-  it('empties itself when the secret changes, instead of misreading', async () => {
-    await store.close();
-    const path = join(dir, 'index.sqlite');
-    store = await openIndexStore({ path, keys: blindKeys(SECRET.replace('a', 'b')), account: ACCOUNT });
-    expect(store.opened).toBe('rebuilt');
-    expect(await store.indexedCount()).toBe(0);
-  });
-
-  it('sets aside a file it cannot migrate (another version wrote it) and starts again', async () => {
-    await store.close();
-    const path = join(dir, 'index.sqlite');
-    const raw = new Database(path);
-    raw.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('0099-from-another-version', '2027')").run();
-    raw.close();
-    store = await openIndexStore({ path, keys: blindKeys(SECRET), account: ACCOUNT });
-    expect(store.opened).toBe('rebuilt');
-    expect(readdirSync(dir).some((f) => f.includes('.incompatible-'))).toBe(true);
+describe.each(storeKinds())('on $name', (kind) => {
+  // What only a file has (a full disk, a file set aside, a synchronous goodbye) is not asked of PostgreSQL.
+  const onSqlite = kind.dialect === 'sqlite' ? it : () => {};
+  beforeAll(() => kind.setup());
+  afterAll(() => kind.teardown());
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'index-test-'));
+    store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
     await store.upsert(RECORDS, '2026-11-20T00:00:00.000Z');
-    expect(await store.indexedCount()).toBe(4);
+  });
+  afterEach(async () => {
+    await store.close();
+    await kind.reset();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('holds no readable contact data in any file, in any case or encoding', async () => {
-    await store.close();
-    const files = readdirSync(dir).map((f) => readFileSync(join(dir, f)));
-    const haystacks = files.flatMap((bytes) => [
-      bytes.toString('latin1'),
-      bytes.toString('utf8'),
-      bytes.toString('utf16le'),
-    ]);
-    const all = haystacks.join('\n').toLowerCase();
-    const needles = RECORDS.flatMap((r) => [
-      r.contact.email,
-      r.contact.phone,
-      r.contact.phone.replace(/\D/g, ''),
-      r.contact.firstName,
-      r.contact.lastName,
-      r.contact.firstName.normalize('NFD'),
-    ]).flatMap((v) => [v, Buffer.from(v).toString('base64'), Buffer.from(v).toString('hex'), encodeURIComponent(v)]);
-    for (const needle of needles) expect(all, needle).not.toContain(needle.toLowerCase());
-    store = await openIndexStore({ path: join(dir, 'index.sqlite'), keys: blindKeys(SECRET), account: ACCOUNT });
+  const ids = (page: { data: { id: string }[] }) => page.data.map((r) => r.id);
+
+  describe('search', () => {
+    const search = (q: string) => createQueries(store).search(q, noFilters, 1, 10);
+
+    it.each([
+      ['an e-mail, any case and spacing', '  zoe.okafor@EXAMPLE.com ', ['pay_1'], 'email'],
+      ['a phone with spaces and +', '+234 801 234 5678', ['pay_1'], 'phone'],
+      ['a phone without + or spaces', '2348012345678', ['pay_1'], 'phone'],
+      ['the last four digits', '5678', ['pay_3', 'pay_1'], 'phoneLast4'],
+      ['a reference prefix, any case', 'INV-2026', ['pay_3', 'pay_1'], 'reference'],
+      ['a name token without its accent', 'soren', ['pay_2'], 'name'],
+      ['name tokens in any order', 'okafor zoe', ['pay_1'], 'name'],
+      ['a shared last name', 'OKAFOR', ['pay_3', 'pay_1'], 'name'],
+      ['an id', 'pay_2', ['pay_2'], 'id'],
+    ])('finds by %s', async (_, q, expected, field) => {
+      const page = await search(q);
+      expect(ids(page)).toEqual(expected);
+      expect(page.count).toBe(expected.length);
+      for (const hit of page.data) expect(hit.matched).toContain(field);
+    });
+
+    it('returns the contact name for display, decrypted', async () => {
+      const page = await search('grace@example.com');
+      expect(page.data[0]).toMatchObject({ id: 'pay_4', contact: { firstName: 'Grace', lastName: 'Hopper' } });
+      expect(page.data[0]).not.toHaveProperty('contact.email');
+    });
+
+    it.each(['%', '_', '100%', '\\', "'; drop table collections; --", '*'])('treats %j literally', async (q) => {
+      const page = await search(q);
+      for (const hit of page.data) expect(hit.reference.toLowerCase().startsWith(q.toLowerCase())).toBe(true);
+    });
+
+    it('reads quotes as punctuation, not as an operator', async () => {
+      expect(ids(await search('"Okafor"'))).toEqual(ids(await search('Okafor')));
+    });
+
+    it('finds a reference that holds wildcard characters by its literal prefix', async () => {
+      expect(ids(await search('100%_'))).toEqual(['pay_4']);
+    });
+
+    it('finds nothing for a near miss', async () => {
+      expect((await search('zoe.okafor@example.org')).count).toBe(0);
+      expect((await search('5679')).count).toBe(0);
+    });
+  });
+
+  describe('filters and sort', () => {
+    const list = (filters: Partial<typeof noFilters>, page = 1, limit = 10) =>
+      createQueries(store).list({ ...noFilters, ...filters }, page, limit);
+
+    it('filters by status, currency, dates and amount, with the total', async () => {
+      expect(ids(await list({ status: ['pending'], currency: ['NGN'] }))).toEqual(['pay_4', 'pay_3', 'pay_1']);
+      expect(ids(await list({ createdFrom: '2026-11-02', createdTo: '2026-11-03' }))).toEqual(['pay_3', 'pay_2']);
+      expect(ids(await list({ amountMin: 900, amountMax: 5000, currency: ['NGN'] }))).toEqual(['pay_3', 'pay_1']);
+      expect((await list({ status: ['completed', 'expired'] })).count).toBe(1);
+    });
+
+    it('filters by completion date (whole UTC days, both inclusive), whatever the status is now', async () => {
+      await store.upsert(
+        [
+          collection('pay_5', {
+            status: 'completed',
+            createdAt: '2026-10-01T10:00:00.000Z',
+            completedAt: '2026-11-05T00:00:00.000Z',
+          }),
+          collection('pay_6', {
+            status: 'completed',
+            createdAt: '2026-10-02T10:00:00.000Z',
+            completedAt: '2026-11-06T23:59:59.999Z',
+          }),
+          collection('pay_7', {
+            status: 'refunded',
+            createdAt: '2026-10-03T10:00:00.000Z',
+            completedAt: '2026-11-06T12:00:00.000Z',
+          }),
+          collection('pay_8', {
+            status: 'completed',
+            createdAt: '2026-10-04T10:00:00.000Z',
+            completedAt: '2026-11-07T00:00:00.000Z',
+          }),
+        ],
+        '2026-11-20T00:00:00.000Z',
+      );
+      expect(ids(await list({ completedFrom: '2026-11-05', completedTo: '2026-11-06' }))).toEqual([
+        'pay_7',
+        'pay_6',
+        'pay_5',
+      ]);
+      expect(ids(await list({ completedFrom: '2026-11-06' }))).toEqual(['pay_8', 'pay_7', 'pay_6']);
+      expect(ids(await list({ completedTo: '2026-11-05', status: ['completed'] }))).toEqual(['pay_5']);
+      expect((await list({ completedFrom: '2026-11-08' })).count).toBe(0);
+    });
+
+    it('sorts by amount both ways and pages without repeats', async () => {
+      expect(ids(await list({ sort: 'amount' }))).toEqual(['pay_2', 'pay_3', 'pay_1', 'pay_4']);
+      const first = await list({ sort: '-amount' }, 1, 2);
+      const second = await list({ sort: '-amount' }, 2, 2);
+      expect([...ids(first), ...ids(second)]).toEqual(['pay_4', 'pay_1', 'pay_3', 'pay_2']);
+      expect(first.count).toBe(4);
+    });
+
+    it('counts each status and currency', async () => {
+      const facets = await createQueries(store).facets();
+      expect(facets.status).toEqual([
+        { value: 'pending', count: 3 },
+        { value: 'completed', count: 1 },
+      ]);
+      expect(facets.currency.find((c) => c.value === 'NGN')?.count).toBe(3);
+    });
+  });
+
+  describe('the store', () => {
+    it('hides rows a completed scan did not see', async () => {
+      await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
+      expect(await store.removeUnseen('2026-11-21T00:00:00.000Z')).toBe(3);
+      // Their contact tokens went with them.
+      expect((await createQueries(store).search('grace@example.com', noFilters, 1, 10)).count).toBe(0);
+      expect(await store.indexedCount()).toBe(1);
+      // Seen again: back.
+      await store.upsert([RECORDS[1]!], '2026-11-22T00:00:00.000Z');
+      expect(await store.indexedCount()).toBe(2);
+    });
+
+    it('only marks a record seen when it comes back unchanged, and rewrites it when it changed', async () => {
+      const sealed = () =>
+        store.db
+          .selectFrom('collection_details')
+          .select('contact_sealed')
+          .where('id', '=', 'pay_1')
+          .executeTakeFirstOrThrow();
+      const seen = () =>
+        store.db.selectFrom('collections').select('seen_at').where('id', '=', 'pay_1').executeTakeFirstOrThrow();
+      const before = await sealed();
+      await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
+      expect(await sealed()).toEqual(before);
+      expect((await seen()).seen_at).toBe('2026-11-21T00:00:00.000Z');
+      const paid = collection('pay_1', { ...RECORDS[0], status: 'completed', updatedAt: '2026-11-21T10:00:00.000Z' });
+      await store.upsert([paid], '2026-11-22T00:00:00.000Z');
+      expect(await sealed()).not.toEqual(before);
+      expect(ids(await createQueries(store).list({ ...noFilters, status: ['completed'] }, 1, 10))).toContain('pay_1');
+      // A new e-mail: the old one finds nothing any more, the new one does.
+      const moved = collection('pay_1', {
+        ...RECORDS[0],
+        contact: { ...RECORDS[0]!.contact, email: 'zoe@new.example' },
+        updatedAt: '2026-11-22T10:00:00.000Z',
+      });
+      await store.upsert([moved], '2026-11-23T00:00:00.000Z');
+      const search = (q: string) => createQueries(store).search(q, noFilters, 1, 10);
+      expect((await search('zoe.okafor@example.com')).count).toBe(0);
+      expect(ids(await search('zoe@new.example'))).toEqual(['pay_1']);
+      expect(ids(await search('okafor zoe'))).toEqual(['pay_1']);
+    });
+
+    onSqlite('reports a full disk from a write as SQLITE_FULL (what the service turns into "off")', async () => {
+      const { page_count: pages } = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(store.db)).rows[0]!;
+      await sql.raw(`PRAGMA max_page_count = ${pages + 2}`).execute(store.db);
+      const many = Array.from({ length: 300 }, (_, i) => collection(`pay_full${i}`, { reference: `FULL-${i}` }));
+      await expect(store.upsert(many, '2026-11-21T00:00:00.000Z')).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    });
+
+    it('hands the sync lease over when it lapses, and at once when released', async () => {
+      expect(await store.lease('a', 0, 30_000)).toBe(true);
+      expect(await store.lease('b', 1_000, 30_000)).toBe(false);
+      expect(await store.lease('a', 10_000, 30_000)).toBe(true);
+      expect(await store.lease('b', 39_000, 30_000)).toBe(false);
+      expect(await store.lease('b', 40_001, 30_000)).toBe(true);
+      await store.release('b');
+      expect(await store.lease('a', 40_002, 30_000)).toBe(true);
+    });
+
+    onSqlite('releases the lease synchronously (process exit)', async () => {
+      expect(await store.lease('a', 0, 30_000)).toBe(true);
+      store.releaseNow('a');
+      expect(await store.lease('b', 1_000, 30_000)).toBe(true);
+    });
+
+    it('empties itself when the secret changes, instead of misreading', async () => {
+      const other = await openIndexStore({
+        target: kind.target(dir),
+        keys: blindKeys(SECRET.replace('a', 'b')),
+        account: ACCOUNT,
+      });
+      expect(other.opened).toBe('rebuilt');
+      expect(await other.indexedCount()).toBe(0);
+      // A replica still running with the old secret can tell (service.ts turns its index off).
+      expect(await store.sameSecret()).toBe(false);
+      expect(await other.sameSecret()).toBe(true);
+      await other.close();
+    });
+
+    onSqlite('sets aside a file it cannot migrate (another version wrote it) and starts again', async () => {
+      await store.close();
+      const path = join(dir, 'index.sqlite');
+      const raw = new Database(path);
+      raw.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('0099-from-another-version', '2027')").run();
+      raw.close();
+      store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
+      expect(store.opened).toBe('rebuilt');
+      expect(readdirSync(dir).some((f) => f.includes('.incompatible-'))).toBe(true);
+      await store.upsert(RECORDS, '2026-11-20T00:00:00.000Z');
+      expect(await store.indexedCount()).toBe(4);
+    });
+
+    it('holds no readable contact data, in any case or encoding', async () => {
+      const all = await kind.storedText(store.db as Kysely<never>, dir);
+      expect(all).toContain('pay_1');
+      const needles = RECORDS.flatMap((r) => [
+        r.contact.email,
+        r.contact.phone,
+        r.contact.phone.replace(/\D/g, ''),
+        r.contact.firstName,
+        r.contact.lastName,
+        r.contact.firstName.normalize('NFD'),
+      ]).flatMap((v) => [v, Buffer.from(v).toString('base64'), Buffer.from(v).toString('hex'), encodeURIComponent(v)]);
+      for (const needle of needles) expect(all, needle).not.toContain(needle.toLowerCase());
+      if (kind.dialect === 'sqlite')
+        store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
+    });
   });
 });

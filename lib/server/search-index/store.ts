@@ -1,8 +1,9 @@
 import 'server-only';
-import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Migrator, sql, type Kysely, type Transaction } from 'kysely';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { connect, type Connection, type DatabaseTarget, type Dialect } from '../database/connect';
+import { lockIndexWrites } from '../database/dialect';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import { contactTokens, referenceKey, sealAad, type BlindKeys } from './blind';
@@ -11,18 +12,22 @@ import { applyDelta, pruneRollups, rebuildRollups, RollupDelta, type RollupRecor
 import type { IndexDatabase } from './schema';
 
 /**
- * The index's store: one account's rows in a SQLite file (PostgreSQL later,
- * through the same Kysely queries), migrated at open. A secret that does not
- * match the one the rows were written with empties the store, so it is
- * rebuilt instead of answering with tokens nobody can match; a file whose
- * schema this version cannot migrate is set aside and started again (the
- * index is derived data: the upstream has it all).
+ * The index's store: one account's rows in a SQLite file or a PostgreSQL
+ * database shared by replicas (database/connect.ts), through the same Kysely
+ * queries, migrated at open (on PostgreSQL under Kysely's migration lock, so
+ * replicas starting together apply each migration once). A secret that does
+ * not match the one the rows were written with empties the store, so it is
+ * rebuilt instead of answering with tokens nobody can match; a SQLite file
+ * whose schema this version cannot migrate is set aside and started again (the
+ * index is derived data: the upstream has it all). A PostgreSQL database is
+ * never set aside: a failed migration is an error for the operator.
  */
 export type IndexDb = Kysely<IndexDatabase>;
 export type SyncState = IndexDatabase['sync_state'];
 
 export type IndexStore = {
   db: IndexDb;
+  dialect: Dialect;
   /** The account's id in this store (rows carry it). */
   account: number;
   /** The account's non-reversible key (sealed contacts are bound to it). */
@@ -50,6 +55,8 @@ export type IndexStore = {
   close(): Promise<void>;
   /** What happened at open: `rebuilt` when the secret changed or the file could not be migrated. */
   opened: 'new' | 'existing' | 'rebuilt';
+  /** Whether the rows are still written with this store's secret (another replica may have rebuilt them). */
+  sameSecret(): Promise<boolean>;
 };
 
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
@@ -184,62 +191,62 @@ async function writeSlice(
   }
 }
 
-/** The SQLite handles of open stores, for a synchronous goodbye when the process exits. */
-const handles = new WeakMap<IndexDb, Database.Database>();
-
-function openSqlite(path: string): IndexDb {
-  const sqlite = new Database(path);
-  // WAL: readers never wait for the sync's writes; a second process on the same file waits its turn.
-  sqlite.pragma('journal_mode = WAL');
-  // The index is derived data: a crash of the process loses nothing in WAL mode, and the one thing
-  // synchronous=OFF risks (a damaged file after a power cut) is handled by setting it aside and
-  // rebuilding. Without the fsyncs, and with checkpoints every ~100 MB of WAL instead of 4 MB, a bulk
-  // sync writes 1.8x as many rows a second (measured: 2,778 -> 4,995 rows/s at 200,000 rows).
-  sqlite.pragma('synchronous = OFF');
-  sqlite.pragma('wal_autocheckpoint = 25000');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('cache_size = -131072');
-  const db = new Kysely<IndexDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
-  handles.set(db, sqlite);
-  return db;
-}
-
 /**
  * The index's database with no index in it: for the audit log when the index is turned off (INDEX=off,
  * or no INDEX_SECRET), so who saw what is kept either way. Never open while an index store is.
  */
-export async function openDatabaseOnly(path: string): Promise<IndexDb> {
-  mkdirSync(dirname(path), { recursive: true });
-  return (await migrated(path)).db;
+export async function openDatabaseOnly(target: DatabaseTarget | Connection): Promise<IndexDb> {
+  if ('db' in target) {
+    await migrate(target.db);
+    return target.db;
+  }
+  return (await migrated(target)).connection.db;
 }
 
-/** Migrates; a file this version cannot migrate (another schema, a half-applied one) is set aside. */
-async function migrated(path: string): Promise<{ db: IndexDb; setAside: boolean }> {
-  let db = openSqlite(path);
+/** Applies every migration not yet applied; on PostgreSQL, Kysely holds an advisory lock while it does. */
+export async function migrate(db: IndexDb): Promise<void> {
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
-  if (!error) return { db, setAside: false };
-  await db.destroy();
+  if (error) throw error;
+}
+
+/** Migrates; a SQLite file this version cannot migrate (another schema, a half-applied one) is set aside. */
+async function migrated(target: DatabaseTarget): Promise<{ connection: Connection; setAside: boolean }> {
+  if (target.kind === 'sqlite') mkdirSync(dirname(target.path), { recursive: true });
+  let connection = connect(target);
+  try {
+    await migrate(connection.db);
+    return { connection, setAside: false };
+  } catch (error) {
+    await connection.db.destroy().catch(() => {});
+    if (target.kind !== 'sqlite') throw error;
+  }
+  const { path } = target;
   const aside = `${path}.incompatible-${Date.now()}`;
   for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
-  db = openSqlite(path);
-  const retry = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
-  if (retry.error) {
-    await db.destroy();
-    throw retry.error;
+  connection = connect(target);
+  try {
+    await migrate(connection.db);
+  } catch (error) {
+    await connection.db.destroy();
+    throw error;
   }
-  return { db, setAside: true };
+  return { connection, setAside: true };
 }
 
 export async function openIndexStore(options: {
-  path: string;
+  /** Where the store lives; or an open connection (tests: PGlite), migrated here and closed with the store. */
+  target: DatabaseTarget | Connection;
   keys: BlindKeys;
   /** The account's non-reversible key (blind.ts `accountKey`). */
   account: string;
   onRebuild?: (why: 'secret' | 'schema') => void;
 }): Promise<IndexStore> {
   const { keys, account: accountKey } = options;
-  mkdirSync(dirname(options.path), { recursive: true });
-  const { db, setAside } = await migrated(options.path);
+  const { connection, setAside } =
+    'db' in options.target
+      ? await migrate(options.target.db).then(() => ({ connection: options.target as Connection, setAside: false }))
+      : await migrated(options.target);
+  const { db, dialect } = connection;
 
   try {
     const check = await db.selectFrom('index_meta').select('value').where('key', '=', 'key_check').executeTakeFirst();
@@ -248,6 +255,7 @@ export async function openIndexStore(options: {
     if (check && check.value !== keys.checkValue) {
       // Tokens and ciphertext of another secret are useless: start again rather than answer wrong.
       await db.transaction().execute(async (trx) => {
+        await lockIndexWrites(trx, 0);
         const tables = [
           'rollup_durations',
           'rollups',
@@ -300,8 +308,41 @@ export async function openIndexStore(options: {
         .execute();
     }
 
+    /** A write transaction: on PostgreSQL it first takes the account's write lock (dialect.ts). */
+    const write = <T>(fn: (trx: Transaction<IndexDatabase>) => Promise<T>) =>
+      db.transaction().execute(async (trx) => {
+        await lockIndexWrites(trx, account);
+        return fn(trx);
+      });
+    /** What the index holds of these records now: their sealed contacts and what the roll-ups counted. */
+    /** Records as the index holds them, with what the roll-ups counted of them and their sealed contact. */
+    const counted = (trx: Transaction<IndexDatabase>) =>
+      trx
+        .selectFrom('collections as c')
+        .innerJoin('collection_details as d', (join) =>
+          join.onRef('d.account', '=', 'c.account').onRef('d.id', '=', 'c.id'),
+        )
+        .select([
+          'c.id',
+          'c.status',
+          'c.amount_value',
+          'c.currency',
+          'c.created_at',
+          'd.contact_sealed',
+          'd.completed_at',
+        ])
+        .where('c.account', '=', account);
+    /** What the index holds of these records now: their sealed contacts and what the roll-ups counted. */
+    const previousOf = async (trx: Transaction<IndexDatabase>, ids: string[]) =>
+      new Map(
+        (await counted(trx).where('c.id', 'in', ids).execute()).map(
+          (r) => [r.id, { sealed: r.contact_sealed, counted: { ...r, amount_value: Number(r.amount_value) } }] as const,
+        ),
+      );
+
     const store: IndexStore = {
       db,
+      dialect,
       account,
       accountKey,
       keys,
@@ -344,54 +385,33 @@ export async function openIndexStore(options: {
             .execute();
         }
         const changed = unique.filter((c) => !same(c));
-        const changedKnown = changed.filter((c) => known.has(c.id)).map((c) => c.id);
-        const previous = new Map(
-          changedKnown.length
-            ? (
-                await db
-                  .selectFrom('collection_details')
-                  .select(['id', 'contact_sealed', 'completed_at'])
-                  .where('account', '=', account)
-                  .where('id', 'in', changedKnown)
-                  .execute()
-              ).map((d) => {
-                const old = known.get(d.id)!;
-                const counted = { ...old, amount_value: Number(old.amount_value), completed_at: d.completed_at };
-                return [d.id, { sealed: d.contact_sealed, counted }] as const;
-              })
-            : [],
-        );
         const size = options.bulk ? RECORDS_PER_BULK_SLICE : RECORDS_PER_SLICE;
         for (const [i, slice] of chunks(changed, size).entries()) {
           if (i || unchanged.length) await yieldToRequests();
-          const mine = new Map(slice.filter((c) => previous.has(c.id)).map((c) => [c.id, previous.get(c.id)!]));
-          await db.transaction().execute((trx) => writeSlice(trx, store, slice, seenAt, mine));
+          // What the slice's records were is read under the write lock: another replica may have just
+          // written one of them, and the roll-ups must count each change once.
+          await write(async (trx) =>
+            writeSlice(
+              trx,
+              store,
+              slice,
+              seenAt,
+              await previousOf(
+                trx,
+                slice.map((c) => c.id),
+              ),
+            ),
+          );
         }
       },
       removeUnseen: (before) =>
-        db.transaction().execute(async (trx) => {
+        write(async (trx) => {
           const unseen = trx
             .selectFrom('collections')
             .select('id')
             .where('account', '=', account)
             .where('seen_at', '<', before);
-          const gone = await trx
-            .selectFrom('collection_details as d')
-            .innerJoin('collections as c', (join) =>
-              join.onRef('c.account', '=', 'd.account').onRef('c.id', '=', 'd.id'),
-            )
-            .select([
-              'd.id',
-              'd.contact_sealed',
-              'd.completed_at',
-              'c.created_at',
-              'c.currency',
-              'c.status',
-              'c.amount_value',
-            ])
-            .where('d.account', '=', account)
-            .where('d.id', 'in', unseen)
-            .execute();
+          const gone = await counted(trx).where('c.id', 'in', unseen).execute();
           const delta = new RollupDelta();
           for (const g of gone) delta.add(g, -1);
           await applyDelta(trx, account, delta);
@@ -428,18 +448,18 @@ export async function openIndexStore(options: {
         await db.deleteFrom('sync_lease').where('account', '=', account).where('owner', '=', owner).execute();
       },
       releaseNow(owner) {
+        // PostgreSQL cannot be reached synchronously: there the lease lapses on its own (sync.ts LEASE_TTL_MS),
+        // unless a signal handler let the service release it first.
+        if (!connection.sqlite) return;
         const { sql: text, parameters } = db
           .deleteFrom('sync_lease')
           .where('account', '=', account)
           .where('owner', '=', owner)
           .compile();
         try {
-          handles
-            .get(db)
-            ?.prepare(text)
-            .run(...(parameters as unknown[]));
+          connection.sqlite.prepare(text).run(...(parameters as unknown[]));
         } catch {
-          // Closed already, or the disk is gone: the lease lapses on its own in 30 s.
+          // Closed already, or the disk is gone: the lease lapses on its own.
         }
       },
       async indexedCount() {
@@ -451,9 +471,23 @@ export async function openIndexStore(options: {
         return Number(row.n);
       },
       async analyze() {
-        await pruneRollups(db, account);
-        // SQLite's own advice for long-lived connections: it analyzes only what changed enough.
-        await sql`PRAGMA optimize=0x10002`.execute(db);
+        await write((trx) => pruneRollups(trx, account));
+        if (dialect === 'sqlite') {
+          // SQLite's own advice for long-lived connections: it analyzes only what changed enough.
+          await sql`PRAGMA optimize=0x10002`.execute(db);
+        } else {
+          // Fresh statistics, and the visibility map that lets counts read the indexes alone (autovacuum
+          // gets there too, later). Outside a transaction, as VACUUM must be; it blocks no reader or writer.
+          await sql`vacuum (analyze) collections, collection_details, contact_tokens, rollups`.execute(db);
+        }
+      },
+      async sameSecret() {
+        const check = await db
+          .selectFrom('index_meta')
+          .select('value')
+          .where('key', '=', 'key_check')
+          .executeTakeFirst();
+        return check?.value === keys.checkValue;
       },
       close: () => db.destroy(),
     };

@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaults, filterSchema } from '@/lib/api/list-state';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/lib/testing/samples';
+import { storeKinds, type StoreKind } from '@/lib/testing/stores';
 import { blindKeys } from './blind';
 import { createQueries } from './queries';
 import { openIndexStore, type IndexStore } from './store';
@@ -82,9 +84,10 @@ function fakeUpstream(total: number) {
 let upstream: ReturnType<typeof fakeUpstream>;
 let dir: string;
 let store: IndexStore;
+let kind: StoreKind;
 
 async function open() {
-  return openIndexStore({ path: join(dir, 'index.sqlite'), keys: blindKeys(SECRET), account: 'acct_sync' });
+  return openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: 'acct_sync' });
 }
 
 function sync(owner = 'test', overrides: { rps?: number; pollMs?: number; s?: IndexStore } = {}) {
@@ -113,203 +116,267 @@ const indexedIds = async () => {
   return new Set(page.data.map((c) => c.id));
 };
 
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sync-test-'));
-  store = await open();
-  upstream = fakeUpstream(450);
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-describe('a full scan', () => {
-  it('polls the head and the tail first, then reads every page at the paced rate', async () => {
-    const s = sync('a', { rps: 5 });
-    await run(s, async () => (await scans()) === 1);
-    // Poll: page 1 and the last page (5); scan: pages 1..5.
-    expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 1, 2, 3, 4, 5]);
-    // 5 requests per second: 200 ms apart.
-    const gaps = upstream.requests.slice(1).map((r, i) => r.at - upstream.requests[i]!.at);
-    expect(new Set(gaps)).toEqual(new Set([200]));
-    expect((await indexedIds()).size).toBe(450);
-    const state = await store.state();
-    expect(state).toMatchObject({ upstream_count: 450, scan_started_at: null, error_code: null });
-    expect(state.last_full_scan_at).not.toBeNull();
+describe.each(storeKinds())('on $name', (each) => {
+  beforeAll(async () => {
+    kind = each;
+    await kind.setup();
   });
-
-  it('reads the next page while writing this one when unpaced, and never a page twice', async () => {
-    const s = sync('a', { rps: 1000, pollMs: 10_000_000 });
-    await run(s, async () => (await scans()) === 1);
-    expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 1, 2, 3, 4, 5]);
-    expect((await indexedIds()).size).toBe(450);
-  });
-
-  it('rescans a small account no more often than it polls', async () => {
-    const s = sync('a', { pollMs: 15_000 });
-    await run(s, async () => (await scans()) === 1);
-    const started = upstream.requests[2]!.at;
-    await run(s, async () => (await scans()) === 2);
-    const second = upstream.requests.filter((r) => r.at > started + 1_000 && r.page === 2)[0]!;
-    expect(second.at - started).toBeGreaterThanOrEqual(15_000);
-  });
-
-  it('misses nothing when records are added at the head while it runs', async () => {
-    const s = sync('a', { pollMs: 10_000_000 });
-    // Read pages 1 and 2 of the scan, then the head grows by 150 (every later page shifts by 1.5 pages).
-    await run(s, async () => (await store.state()).scan_page === 3);
-    upstream.addAtHead(150);
-    await run(s, async () => (await scans()) === 1);
-    const indexed = await indexedIds();
-    for (const c of upstream.list.slice(150)) expect(indexed.has(c.id), c.id).toBe(true);
-  });
-
-  it('resumes from its checkpoint after a restart instead of page 1', async () => {
-    await run(sync('a', { pollMs: 10_000_000 }), async () => (await store.state()).scan_page === 4);
-    await store.close();
+  afterAll(() => kind.teardown());
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sync-test-'));
     store = await open();
-    upstream.requests.length = 0;
-    await run(sync('a', { pollMs: 10_000_000 }), async () => (await scans()) === 1);
-    // A fresh process polls the head and the tail, then carries on at page 4.
-    expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 4, 5]);
+    upstream = fakeUpstream(450);
   });
-
-  it('hides records the upstream no longer lists once a later scan completes', async () => {
-    const s = sync();
-    await run(s, async () => (await scans()) === 1);
-    upstream.remove('pay_10');
-    await run(s, async () => (await scans()) === 2);
-    expect((await indexedIds()).has('pay_10')).toBe(false);
-    expect((await indexedIds()).size).toBe(449);
-  });
-
-  it('picks up a new head record within one poll interval', async () => {
-    const s = sync('a', { pollMs: 15_000 });
-    await run(s, async () => (await scans()) === 1);
-    const [added] = upstream.addAtHead(1);
-    const start = upstream.clock.now;
-    await run(s, async () => (await indexedIds()).has(added!.id));
-    expect(upstream.clock.now - start).toBeLessThanOrEqual(15_000);
-    const hits = await createQueries(store).search(added!.reference, defaults(filterSchema), 1, 10);
-    expect(hits.data.map((h) => h.id)).toEqual([added!.id]);
-  });
-});
-
-describe('what a sync leaves on disk', () => {
-  it('holds no readable contact data of any synced collection, in any file', async () => {
-    await run(sync(), async () => (await scans()) === 1);
+  afterEach(async () => {
     await store.close();
-    const text = readdirSync(dir)
-      .map((f) => readFileSync(join(dir, f)))
-      .flatMap((b) => [b.toString('latin1'), b.toString('utf8'), b.toString('utf16le')])
-      .join('\n')
-      .toLowerCase();
-    for (const c of upstream.list) {
-      const digits = c.contact.phone.replace(/\D/g, '');
-      for (const value of [c.contact.email, c.contact.phone, digits, c.contact.firstName, c.contact.lastName]) {
-        expect(text, value).not.toContain(value.toLowerCase());
+    await kind.reset();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('a full scan', () => {
+    it('polls the head and the tail first, then reads every page at the paced rate', async () => {
+      const s = sync('a', { rps: 5 });
+      await run(s, async () => (await scans()) === 1);
+      // Poll: page 1 and the last page (5); scan: pages 1..5.
+      expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 1, 2, 3, 4, 5]);
+      // 5 requests per second: 200 ms apart.
+      const gaps = upstream.requests.slice(1).map((r, i) => r.at - upstream.requests[i]!.at);
+      expect(new Set(gaps)).toEqual(new Set([200]));
+      expect((await indexedIds()).size).toBe(450);
+      const state = await store.state();
+      expect(state).toMatchObject({ upstream_count: 450, scan_started_at: null, error_code: null });
+      expect(state.last_full_scan_at).not.toBeNull();
+    });
+
+    it('reads the next page while writing this one when unpaced, and never a page twice', async () => {
+      const s = sync('a', { rps: 1000, pollMs: 10_000_000 });
+      await run(s, async () => (await scans()) === 1);
+      expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 1, 2, 3, 4, 5]);
+      expect((await indexedIds()).size).toBe(450);
+    });
+
+    it('rescans a small account no more often than it polls', async () => {
+      const s = sync('a', { pollMs: 15_000 });
+      await run(s, async () => (await scans()) === 1);
+      const started = upstream.requests[2]!.at;
+      await run(s, async () => (await scans()) === 2);
+      const second = upstream.requests.filter((r) => r.at > started + 1_000 && r.page === 2)[0]!;
+      expect(second.at - started).toBeGreaterThanOrEqual(15_000);
+    });
+
+    it('misses nothing when records are added at the head while it runs', async () => {
+      const s = sync('a', { pollMs: 10_000_000 });
+      // Read pages 1 and 2 of the scan, then the head grows by 150 (every later page shifts by 1.5 pages).
+      await run(s, async () => (await store.state()).scan_page === 3);
+      upstream.addAtHead(150);
+      await run(s, async () => (await scans()) === 1);
+      const indexed = await indexedIds();
+      for (const c of upstream.list.slice(150)) expect(indexed.has(c.id), c.id).toBe(true);
+    });
+
+    it('resumes from its checkpoint after a restart instead of page 1', async () => {
+      await run(sync('a', { pollMs: 10_000_000 }), async () => (await store.state()).scan_page === 4);
+      await store.close();
+      store = await open();
+      upstream.requests.length = 0;
+      await run(sync('a', { pollMs: 10_000_000 }), async () => (await scans()) === 1);
+      // A fresh process polls the head and the tail, then carries on at page 4.
+      expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 4, 5]);
+    });
+
+    it('hides records the upstream no longer lists once a later scan completes', async () => {
+      const s = sync();
+      await run(s, async () => (await scans()) === 1);
+      upstream.remove('pay_10');
+      await run(s, async () => (await scans()) === 2);
+      expect((await indexedIds()).has('pay_10')).toBe(false);
+      expect((await indexedIds()).size).toBe(449);
+    });
+
+    it('picks up a new head record within one poll interval', async () => {
+      const s = sync('a', { pollMs: 15_000 });
+      await run(s, async () => (await scans()) === 1);
+      const [added] = upstream.addAtHead(1);
+      const start = upstream.clock.now;
+      await run(s, async () => (await indexedIds()).has(added!.id));
+      expect(upstream.clock.now - start).toBeLessThanOrEqual(15_000);
+      const hits = await createQueries(store).search(added!.reference, defaults(filterSchema), 1, 10);
+      expect(hits.data.map((h) => h.id)).toEqual([added!.id]);
+    });
+  });
+
+  describe('what a sync leaves in the store', () => {
+    it('holds no readable contact data of any synced collection', async () => {
+      await run(sync(), async () => (await scans()) === 1);
+      const text = await kind.storedText(store.db as Kysely<never>, dir);
+      expect(text).toContain('pay_1');
+      for (const c of upstream.list) {
+        const digits = c.contact.phone.replace(/\D/g, '');
+        for (const value of [c.contact.email, c.contact.phone, digits, c.contact.firstName, c.contact.lastName]) {
+          expect(text, value).not.toContain(value.toLowerCase());
+        }
       }
-    }
-    store = await open();
-  });
-});
-
-describe('faults', () => {
-  it('sends nothing before Retry-After has passed after a 429', async () => {
-    upstream.failPage(3, { code: 'rate_limited', retryAfter: 7 });
-    const s = sync();
-    await run(s, () => upstream.requests.filter((r) => r.page === 3).length === 1);
-    const limitedAt = upstream.requests.find((r) => r.page === 3)!.at;
-    // Steps taken early do nothing.
-    upstream.clock.now = limitedAt + 1_000;
-    expect(await s.step()).toBe(6_000);
-    await run(s, () => upstream.requests.filter((r) => r.page === 3).length === 2);
-    const after = upstream.requests.filter((r) => r.at > limitedAt);
-    expect(after[0]!.at).toBeGreaterThanOrEqual(limitedAt + 7_000);
+    });
   });
 
-  it('retries 500, malformed and reset pages later and completes with nothing lost', async () => {
-    upstream.failPage(2, { code: 'upstream_error' }, { code: 'upstream_invalid' });
-    upstream.failPage(
-      4,
-      { code: 'upstream_unreachable' },
-      { code: 'upstream_unreachable' },
-      { code: 'upstream_unreachable' },
-    );
-    const s = sync('a', { pollMs: 10_000_000 });
-    await run(s, async () => (await scans()) === 1);
-    expect((await indexedIds()).size).toBe(450);
-    expect((await store.state()).error_code).toBeNull();
-  });
+  describe('faults', () => {
+    it('sends nothing before Retry-After has passed after a 429', async () => {
+      upstream.failPage(3, { code: 'rate_limited', retryAfter: 7 });
+      const s = sync();
+      await run(s, () => upstream.requests.filter((r) => r.page === 3).length === 1);
+      const limitedAt = upstream.requests.find((r) => r.page === 3)!.at;
+      // Steps taken early do nothing.
+      upstream.clock.now = limitedAt + 1_000;
+      expect(await s.step()).toBe(6_000);
+      await run(s, () => upstream.requests.filter((r) => r.page === 3).length === 2);
+      const after = upstream.requests.filter((r) => r.at > limitedAt);
+      expect(after[0]!.at).toBeGreaterThanOrEqual(limitedAt + 7_000);
+    });
 
-  it('backs off exponentially on repeated failures', async () => {
-    upstream.failPage(1, { code: 'upstream_error' }, { code: 'upstream_error' });
-    const s = sync();
-    const first = await s.step();
-    const early = await s.step();
-    upstream.clock.now += first;
-    const second = await s.step();
-    expect([first, early, second]).toEqual([1_000, 1_000, 2_000]);
-    expect(upstream.requests).toHaveLength(2);
-  });
+    it('retries 500, malformed and reset pages later and completes with nothing lost', async () => {
+      upstream.failPage(2, { code: 'upstream_error' }, { code: 'upstream_invalid' });
+      upstream.failPage(
+        4,
+        { code: 'upstream_unreachable' },
+        { code: 'upstream_unreachable' },
+        { code: 'upstream_unreachable' },
+      );
+      const s = sync('a', { pollMs: 10_000_000 });
+      await run(s, async () => (await scans()) === 1);
+      expect((await indexedIds()).size).toBe(450);
+      expect((await store.state()).error_code).toBeNull();
+    });
 
-  it('completes a scan around a page that never answers, and hides nothing', async () => {
-    const s = sync('a', { pollMs: 10_000_000 });
-    await run(s, async () => (await scans()) === 1);
-    upstream.remove('pay_1');
-    upstream.failAlways(3, 'upstream_error');
-    await run(s, async () => (await scans()) === 2);
-    // pay_1 (on the last page) is not hidden: the scan could not see everything.
-    expect((await indexedIds()).size).toBe(450);
-  });
-
-  it('stops with upstream_auth when the key is rejected, retrying once a minute', async () => {
-    upstream.failPage(1, { code: 'upstream_auth' }, { code: 'upstream_auth' });
-    const s = sync();
-    expect(await s.step()).toBe(60_000);
-    const state = await store.state();
-    expect(state.error_code).toBe('upstream_auth');
-    expect(isErrorState(state, s.snapshot().failures)).toBe(true);
-    upstream.clock.now += 30_000;
-    expect(await s.step()).toBe(30_000);
-    expect(upstream.requests).toHaveLength(1);
-    upstream.clock.now += 30_000;
-    await s.step();
-    upstream.clock.now += 60_000;
-    await run(s, async () => (await scans()) === 1);
-    expect((await store.state()).error_code).toBeNull();
-  });
-});
-
-describe('two processes on one index', () => {
-  it('lets one sync while the other waits, and takes over when the first stops', async () => {
-    const other = await open();
-    try {
-      const a = sync('a');
-      const b = sync('b', { s: other });
-      await a.step();
-      expect(await b.step()).toBe(5_000);
-      expect(b.snapshot().leader).toBe(false);
-      expect(upstream.requests).toHaveLength(1);
-      await a.stop();
-      await b.step();
-      expect(b.snapshot().leader).toBe(true);
+    it('backs off exponentially on repeated failures', async () => {
+      upstream.failPage(1, { code: 'upstream_error' }, { code: 'upstream_error' });
+      const s = sync();
+      const first = await s.step();
+      const early = await s.step();
+      upstream.clock.now += first;
+      const second = await s.step();
+      expect([first, early, second]).toEqual([1_000, 1_000, 2_000]);
       expect(upstream.requests).toHaveLength(2);
-    } finally {
-      await other.close();
-    }
+    });
+
+    it('completes a scan around a page that never answers, and hides nothing', async () => {
+      const s = sync('a', { pollMs: 10_000_000 });
+      await run(s, async () => (await scans()) === 1);
+      upstream.remove('pay_1');
+      upstream.failAlways(3, 'upstream_error');
+      await run(s, async () => (await scans()) === 2);
+      // pay_1 (on the last page) is not hidden: the scan could not see everything.
+      expect((await indexedIds()).size).toBe(450);
+    });
+
+    it('stops with upstream_auth when the key is rejected, retrying once a minute', async () => {
+      upstream.failPage(1, { code: 'upstream_auth' }, { code: 'upstream_auth' });
+      const s = sync();
+      expect(await s.step()).toBe(60_000);
+      const state = await store.state();
+      expect(state.error_code).toBe('upstream_auth');
+      expect(isErrorState(state, s.snapshot().failures)).toBe(true);
+      upstream.clock.now += 30_000;
+      expect(await s.step()).toBe(30_000);
+      expect(upstream.requests).toHaveLength(1);
+      upstream.clock.now += 30_000;
+      await s.step();
+      upstream.clock.now += 60_000;
+      await run(s, async () => (await scans()) === 1);
+      expect((await store.state()).error_code).toBeNull();
+    });
   });
 
-  it('takes over a lease that lapsed (a process that died)', async () => {
-    const other = await open();
-    try {
-      await sync('a').step();
-      const b = sync('b', { s: other });
-      upstream.clock.now += 31_000;
-      await b.step();
-      expect(b.snapshot().leader).toBe(true);
-    } finally {
-      await other.close();
-    }
+  describe('two processes on one index', () => {
+    it('lets one sync while the other waits, and takes over when the first stops', async () => {
+      const other = await open();
+      try {
+        const a = sync('a');
+        const b = sync('b', { s: other });
+        await a.step();
+        expect(await b.step()).toBe(5_000);
+        expect(b.snapshot().leader).toBe(false);
+        expect(upstream.requests).toHaveLength(1);
+        await a.stop();
+        await b.step();
+        expect(b.snapshot().leader).toBe(true);
+        expect(upstream.requests).toHaveLength(2);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('never scans twice at once: a replica waits while the leader reads, takes over within 25 s of its death and resumes from the checkpoint', async () => {
+      const other = await open();
+      try {
+        const a = sync('a', { pollMs: 10_000_000 });
+        const b = sync('b', { s: other, pollMs: 10_000_000 });
+        // Two replicas stepping side by side: a polls (pages 1 and 5) and scans pages 1 and 2; b reads nothing.
+        for (let i = 0; i < 4; i++) {
+          const wait = await a.step();
+          await b.step();
+          upstream.clock.now += wait;
+        }
+        expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 1, 2]);
+        expect(b.snapshot().leader).toBe(false);
+        // a dies (no goodbye): b asks every 5 s and holds the lease once it lapsed.
+        const diedAt = upstream.clock.now;
+        const checkpoint = (await store.state()).scan_page;
+        expect(checkpoint).toBe(3);
+        while (!b.snapshot().leader) upstream.clock.now += await b.step();
+        expect(upstream.clock.now - diedAt).toBeLessThanOrEqual(25_000);
+        const before = upstream.requests.length;
+        await run(b, async () => (await scans()) === 1);
+        // b polled the head as it took over (page 1); then the tail, then the scan from the checkpoint on:
+        // pages 1 and 2 of the scan are not read again.
+        expect(upstream.requests.slice(before).map((r) => r.page)).toEqual([5, 3, 4, 5]);
+        expect((await indexedIds()).size).toBe(450);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('drops what a request brought back after its lease lapsed, instead of writing over the new leader', async () => {
+      const other = await open();
+      try {
+        const a = sync('a', { pollMs: 10_000_000 });
+        for (let i = 0; i < 3; i++) upstream.clock.now += await a.step();
+        const checkpoint = (await store.state()).scan_page;
+        // a's next request hangs for 40 s; meanwhile b takes the lapsed lease and moves the scan on.
+        const slow = upstream.readPage;
+        let release!: () => void;
+        upstream.readPage = async (page, limit) => {
+          upstream.readPage = slow;
+          await new Promise<void>((resolve) => (release = resolve));
+          return slow(page, limit);
+        };
+        const stalled = a.step();
+        upstream.clock.now += 40_000;
+        const b = sync('b', { s: other, pollMs: 10_000_000 });
+        // b: the head and the tail, then scan pages 2 and 3.
+        for (let i = 0; i < 4; i++) upstream.clock.now += await b.step();
+        expect(b.snapshot().leader).toBe(true);
+        const moved = (await store.state()).scan_page;
+        expect(moved).toBeGreaterThan(checkpoint);
+        release();
+        await stalled;
+        expect(a.snapshot().leader).toBe(false);
+        expect((await store.state()).scan_page).toBe(moved);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('takes over a lease that lapsed (a process that died)', async () => {
+      const other = await open();
+      try {
+        await sync('a').step();
+        const b = sync('b', { s: other });
+        upstream.clock.now += 31_000;
+        await b.step();
+        expect(b.snapshot().leader).toBe(true);
+      } finally {
+        await other.close();
+      }
+    });
   });
 });

@@ -2,6 +2,7 @@ import 'server-only';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import type { Collection } from '@/lib/api/schemas';
 import type { IndexStore, SyncState } from './store';
+import { storeFault } from '../database/connect';
 
 /**
  * The index's sync as a state machine with a clock you can fake. One `step()`
@@ -40,8 +41,12 @@ export type SyncDeps = {
 };
 
 export const PAGE_LIMIT = 100;
-const LEASE_TTL_MS = 30_000;
-const LEASE_RENEW_MS = 10_000;
+/**
+ * A leader renews its lease every 5 s (and before writing what a request brought back); the others ask
+ * every 5 s. A leader that died is replaced 20-25 s later; one that cleanly stops, at the others' next ask.
+ */
+export const LEASE_TTL_MS = 20_000;
+const LEASE_RENEW_MS = 5_000;
 const NO_LEASE_RETRY_MS = 5_000;
 const AUTH_RETRY_MS = 60_000;
 const MAX_BACKOFF_MS = 60_000;
@@ -100,9 +105,10 @@ export function createSync(deps: SyncDeps) {
     ahead = { page, result };
   }
 
-  async function ensureLease(): Promise<boolean> {
+  /** Takes or renews the lease when due (`force`: now, as before writing what a slow request returned). */
+  async function ensureLease(force = false): Promise<boolean> {
     const now = deps.now();
-    if (leader && now - leaseRenewedAt < LEASE_RENEW_MS) return true;
+    if (leader && !force && now - leaseRenewedAt < LEASE_RENEW_MS) return true;
     const held = await store.lease(deps.owner, now, LEASE_TTL_MS);
     if (held !== leader)
       deps.log?.info(
@@ -114,10 +120,24 @@ export function createSync(deps: SyncDeps) {
     return held;
   }
 
+  /**
+   * After a request, before its page is written: a request that outlived the lease (a stalled upstream, a
+   * paused process) must not write a checkpoint over the new leader's. Its page is dropped; the new leader
+   * reads it again.
+   */
+  async function stillLeader(): Promise<boolean> {
+    if (deps.now() - leaseRenewedAt < LEASE_RENEW_MS) return true;
+    if (await ensureLease(true)) return true;
+    ahead = null;
+    pollStage = null;
+    return false;
+  }
+
   async function poll(): Promise<void> {
     if (!pollStage) pollStage = 'head';
     if (pollStage === 'head') {
       const page = await deps.readPage(1, PAGE_LIMIT);
+      if (!(await stillLeader())) return;
       await store.upsert(page.data, iso());
       tailPage = Math.max(1, Math.ceil(page.meta.count / PAGE_LIMIT));
       await store.saveState({ upstream_count: page.meta.count });
@@ -127,6 +147,7 @@ export function createSync(deps: SyncDeps) {
       }
     } else {
       const page = await deps.readPage(tailPage, PAGE_LIMIT);
+      if (!(await stillLeader())) return;
       await store.upsert(page.data, iso());
     }
     pollStage = null;
@@ -164,6 +185,7 @@ export function createSync(deps: SyncDeps) {
       // Every page read once: retry what was set aside, then complete.
       if (!missed.length || missedRounds >= MISSED_ROUNDS) return completeScan(state, missed);
       const page = await deps.readPage(missed[0]!, PAGE_LIMIT);
+      if (!(await stillLeader())) return;
       await store.upsert(page.data, iso());
       const rest = missed.slice(1);
       await store.saveState({ scan_missed: JSON.stringify(rest) });
@@ -171,6 +193,7 @@ export function createSync(deps: SyncDeps) {
       return;
     }
     const page = await read(state.scan_page);
+    if (!(await stillLeader())) return;
     if (page.meta.next !== null && page.data.length) readAhead(state.scan_page + 1);
     await store.upsert(page.data, iso(), { bulk: deps.rps >= READ_AHEAD_MIN_RPS });
     pageAttempts = 0;
@@ -235,7 +258,7 @@ export function createSync(deps: SyncDeps) {
         await (polling ? poll() : scan());
       } catch (error) {
         // The store's own faults (a damaged or full file) are the service's to handle, not the upstream's.
-        if (String((error as { code?: unknown })?.code).startsWith('SQLITE_')) throw error;
+        if (storeFault(error)) throw error;
         return onFailure(error, polling);
       }
       if (failures || lastErrorCode) {

@@ -1,5 +1,6 @@
 import 'server-only';
-import { sql, SqliteAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { dialectOf, textType } from '../../database/dialect';
 
 /**
  * The first index: accounts, collections (narrow rows and their details),
@@ -8,20 +9,22 @@ import { sql, SqliteAdapter, type CreateTableBuilder, type Kysely } from 'kysely
  * their primary key, one B-tree fewer each to write and store.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const sqlite = dialectOf(db) === 'sqlite';
+  const text = textType(db);
   const clustered = <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
     sqlite ? table.modifyEnd(sql`without rowid`) : table;
 
   await db.schema
     .createTable('index_meta')
-    .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('key', text, (c) => c.primaryKey())
+    .addColumn('value', text, (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('accounts')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('key', 'text', (c) => c.notNull().unique())
+    // SQLite numbers an INTEGER PRIMARY KEY by itself (the rowid); PostgreSQL needs an identity.
+    .addColumn('id', 'integer', (c) => (sqlite ? c.primaryKey() : c.primaryKey().generatedByDefaultAsIdentity()))
+    .addColumn('key', text, (c) => c.notNull().unique())
     .execute();
 
   // Narrow rows: what filters, sorts and counts read, so a scan of a million rows stays small.
@@ -29,14 +32,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db.schema
       .createTable('collections')
       .addColumn('account', 'integer', (c) => c.notNull())
-      .addColumn('id', 'text', (c) => c.notNull())
-      .addColumn('reference_key', 'text', (c) => c.notNull())
-      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('id', text, (c) => c.notNull())
+      .addColumn('reference_key', text, (c) => c.notNull())
+      .addColumn('status', text, (c) => c.notNull())
       .addColumn('amount_value', 'bigint', (c) => c.notNull())
-      .addColumn('currency', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'text', (c) => c.notNull())
-      .addColumn('updated_at', 'text', (c) => c.notNull())
-      .addColumn('seen_at', 'text', (c) => c.notNull())
+      .addColumn('currency', text, (c) => c.notNull())
+      .addColumn('created_at', text, (c) => c.notNull())
+      .addColumn('updated_at', text, (c) => c.notNull())
+      .addColumn('seen_at', text, (c) => c.notNull())
       .addPrimaryKeyConstraint('collections_pk', ['account', 'id']),
   ).execute();
 
@@ -45,13 +48,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db.schema
       .createTable('collection_details')
       .addColumn('account', 'integer', (c) => c.notNull())
-      .addColumn('id', 'text', (c) => c.notNull())
-      .addColumn('reference', 'text', (c) => c.notNull())
-      .addColumn('type', 'text', (c) => c.notNull())
-      .addColumn('completed_at', 'text')
+      .addColumn('id', text, (c) => c.notNull())
+      .addColumn('reference', text, (c) => c.notNull())
+      .addColumn('type', text, (c) => c.notNull())
+      .addColumn('completed_at', text)
       .addColumn('line_item_count', 'integer', (c) => c.notNull())
-      .addColumn('line_item_totals', 'text', (c) => c.notNull())
-      .addColumn('contact_sealed', 'text', (c) => c.notNull())
+      .addColumn('line_item_totals', text, (c) => c.notNull())
+      .addColumn('contact_sealed', text, (c) => c.notNull())
       .addPrimaryKeyConstraint('collection_details_pk', ['account', 'id']),
   ).execute();
 
@@ -74,9 +77,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db.schema
       .createTable('contact_tokens')
       .addColumn('account', 'integer', (c) => c.notNull())
-      .addColumn('kind', 'text', (c) => c.notNull())
-      .addColumn('token', 'text', (c) => c.notNull())
-      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('kind', text, (c) => c.notNull())
+      .addColumn('token', text, (c) => c.notNull())
+      .addColumn('id', text, (c) => c.notNull())
       .addPrimaryKeyConstraint('contact_tokens_pk', ['account', 'kind', 'token', 'id']),
   ).execute();
 
@@ -84,21 +87,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('sync_state')
     .addColumn('account', 'integer', (c) => c.primaryKey())
     .addColumn('scan_page', 'integer', (c) => c.notNull())
-    .addColumn('scan_started_at', 'text')
-    .addColumn('scan_missed', 'text', (c) => c.notNull().defaultTo(sql`'[]'`))
+    .addColumn('scan_started_at', text)
+    .addColumn('scan_missed', text, (c) => c.notNull().defaultTo(sql`'[]'`))
     .addColumn('scans_completed', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('last_full_scan_at', 'text')
-    .addColumn('last_poll_at', 'text')
+    .addColumn('last_full_scan_at', text)
+    .addColumn('last_poll_at', text)
     .addColumn('upstream_count', 'integer')
-    .addColumn('error_code', 'text')
-    .addColumn('error_at', 'text')
+    .addColumn('error_code', text)
+    .addColumn('error_at', text)
     .execute();
 
   // Which process syncs an account: a lease it renews; another takes over when it lapses.
   await db.schema
     .createTable('sync_lease')
     .addColumn('account', 'integer', (c) => c.primaryKey())
-    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('owner', text, (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
 }

@@ -1,5 +1,6 @@
 import 'server-only';
-import { sql, SqliteAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { dialectOf, textType } from '../../database/dialect';
 
 /**
  * Roll-ups for the overview: counts and sums per currency and status, kept per
@@ -9,7 +10,8 @@ import { sql, SqliteAdapter, type CreateTableBuilder, type Kysely } from 'kysely
  * this migration (store.ts), so an existing index needs no rescan.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const sqlite = dialectOf(db) === 'sqlite';
+  const text = textType(db);
   const clustered = <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
     sqlite ? table.modifyEnd(sql`without rowid`) : table;
 
@@ -17,10 +19,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db.schema
       .createTable('rollups')
       .addColumn('account', 'integer', (c) => c.notNull())
-      .addColumn('grain', 'text', (c) => c.notNull())
-      .addColumn('period', 'text', (c) => c.notNull())
-      .addColumn('currency', 'text', (c) => c.notNull())
-      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('grain', text, (c) => c.notNull())
+      .addColumn('period', text, (c) => c.notNull())
+      .addColumn('currency', text, (c) => c.notNull())
+      .addColumn('status', text, (c) => c.notNull())
       .addColumn('created_count', 'bigint', (c) => c.notNull())
       .addColumn('created_amount', 'bigint', (c) => c.notNull())
       .addColumn('created_completed', 'bigint', (c) => c.notNull())
@@ -33,9 +35,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db.schema
       .createTable('rollup_durations')
       .addColumn('account', 'integer', (c) => c.notNull())
-      .addColumn('grain', 'text', (c) => c.notNull())
-      .addColumn('period', 'text', (c) => c.notNull())
-      .addColumn('currency', 'text', (c) => c.notNull())
+      .addColumn('grain', text, (c) => c.notNull())
+      .addColumn('period', text, (c) => c.notNull())
+      .addColumn('currency', text, (c) => c.notNull())
       .addColumn('bucket', 'integer', (c) => c.notNull())
       .addColumn('count', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('rollup_durations_pk', ['account', 'grain', 'period', 'currency', 'bucket']),

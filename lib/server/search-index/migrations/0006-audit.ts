@@ -1,5 +1,6 @@
 import 'server-only';
-import { SqliteAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { dialectOf, textType } from '../../database/dialect';
 
 /**
  * The audit log (contract section 10): append-only, in the index's database so
@@ -9,20 +10,21 @@ import { SqliteAdapter, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // An id in append order: SQLite's AUTOINCREMENT, PostgreSQL's identity column (the store's next dialect).
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const sqlite = dialectOf(db) === 'sqlite';
+  const text = textType(db);
   await db.schema
     .createTable('audit_entries')
     .addColumn('id', sqlite ? 'integer' : 'bigint', (c) =>
       sqlite ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity(),
     )
-    .addColumn('at', 'text', (c) => c.notNull())
-    .addColumn('user', 'text', (c) => c.notNull())
-    .addColumn('role', 'text', (c) => c.notNull())
-    .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('target', 'text')
-    .addColumn('detail', 'text')
-    .addColumn('request_id', 'text', (c) => c.notNull())
-    .addColumn('outcome', 'text', (c) => c.notNull())
+    .addColumn('at', text, (c) => c.notNull())
+    .addColumn('user', text, (c) => c.notNull())
+    .addColumn('role', text, (c) => c.notNull())
+    .addColumn('action', text, (c) => c.notNull())
+    .addColumn('target', text)
+    .addColumn('detail', text)
+    .addColumn('request_id', text, (c) => c.notNull())
+    .addColumn('outcome', text, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('audit_at').on('audit_entries').columns(['at']).execute();
   await db.schema.createIndex('audit_user').on('audit_entries').columns(['user', 'at']).execute();

@@ -11,7 +11,8 @@ import * as m0007 from './0007-drift';
 /**
  * Every migration, by its number. Listed here rather than read from the folder
  * at run time, because the server is bundled: a new migration is a new file
- * and a new line below, never an edit of an applied one.
+ * and a new line below, never an edit of an applied one. (The PostgreSQL branches of 0001, 0002, 0006
+ * and 0007 were written before any PostgreSQL store existed; the SQL they give SQLite is unchanged.)
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-index': m0001,
