@@ -51,14 +51,30 @@ type Status = { state: string; indexed: number; upstreamCount: number | null };
 const status = async (base: string) =>
   ((await (await fetch(`${base}/api/index/status`)).json()) as { data: Status }).data;
 
+/**
+ * Where the dashboards under test keep their index: SQLite files under .data (the default), or PostgreSQL
+ * databases (`url` for the synced index, `pacedUrl` for the paced one of section 7, both empty), with
+ * `sizeBytes()` the synced database's size on disk.
+ */
+export type BenchStore =
+  { kind: 'sqlite' } | { kind: 'postgres'; url: string; pacedUrl: string; sizeBytes(): Promise<number> };
+
 export async function benchIndex(options: {
   sandboxPort: number;
   ports: [number, number, number];
   env: NodeJS.ProcessEnv;
   report: Report;
   children: ChildProcess[];
+  store?: BenchStore;
 }) {
-  const { report, env } = options;
+  const { env } = options;
+  const store: BenchStore = options.store ?? { kind: 'sqlite' };
+  // PostgreSQL's figures carry its name; SQLite's keep the names of every earlier run.
+  const named = (name: string) => (store.kind === 'postgres' ? name.replace(/^([^:]+):/, '$1 (PostgreSQL):') : name);
+  const report: Report = {
+    fact: (name, value, unit) => options.report.fact(named(name), value, unit),
+    row: (name, ours, floor, unit) => options.report.row(named(name), ours, floor, unit),
+  };
   const sandbox = `http://127.0.0.1:${options.sandboxPort}`;
   const [syncPort, offPort, pacedPort] = options.ports;
   const dashboard = (port: number, extra: Record<string, string>) => {
@@ -76,10 +92,14 @@ export async function benchIndex(options: {
   };
 
   // 1. A full sync, unpaced.
-  const indexPath = fresh('bench-index.sqlite');
+  const indexPath = store.kind === 'sqlite' ? fresh('bench-index.sqlite') : '';
+  const where: Record<string, string> =
+    store.kind === 'sqlite'
+      ? { INDEX_PATH: indexPath }
+      : { DATABASE_URL: store.url, INDEX_PATH: resolve('.data/bench-pg/index') };
   const base = `http://127.0.0.1:${syncPort}`;
   const started = performance.now();
-  const child = dashboard(syncPort, { INDEX_PATH: indexPath, INDEX_SYNC_RPS: '1000' });
+  const child = dashboard(syncPort, { ...where, INDEX_SYNC_RPS: '1000' });
   await waitFor(`${base}/api/index/status`);
   const pid = serverPid(child.pid!);
   const rssStart = rssMb(pid);
@@ -92,10 +112,10 @@ export async function benchIndex(options: {
     if (last.state === 'error' || last.state === 'off') throw new Error(`index ${last.state} during the sync`);
   }
   const syncS = (performance.now() - started) / 1000;
-  const bytes = ['', '-wal'].reduce(
-    (sum, s) => sum + (statSync(indexPath + s, { throwIfNoEntry: false })?.size ?? 0),
-    0,
-  );
+  const bytes =
+    store.kind === 'sqlite'
+      ? ['', '-wal'].reduce((sum, s) => sum + (statSync(indexPath + s, { throwIfNoEntry: false })?.size ?? 0), 0)
+      : await store.sizeBytes();
   report.fact(`index: full sync of ${last.indexed.toLocaleString('en')} collections`, round(syncS / 60, 2), 'min');
   report.fact('index: sync rate', Math.round(last.indexed / syncS), 'rows/s');
   report.fact('index: dashboard RSS growth during the sync', Math.round(rssPeak - rssStart), 'MB');
@@ -104,7 +124,7 @@ export async function benchIndex(options: {
   // The figures users meet come from a server syncing at its default pace (5 rps), not a bulk load.
   child.kill('SIGTERM');
   await sleep(1000);
-  const served = dashboard(syncPort, { INDEX_PATH: indexPath, INDEX_SYNC_RPS: '5' });
+  const served = dashboard(syncPort, { ...where, INDEX_SYNC_RPS: '5' });
   await waitFor(`${base}/api/index/status`);
 
   // 2. Search, each kind of query, one connection.
@@ -314,8 +334,13 @@ export async function benchIndex(options: {
   // 7. The live list while a default-paced sync runs, against a dashboard with the index off.
   const off = `http://127.0.0.1:${offPort}`;
   const paced = `http://127.0.0.1:${pacedPort}`;
-  dashboard(offPort, { INDEX: 'off' });
-  dashboard(pacedPort, { INDEX_PATH: fresh('bench-index-paced.sqlite'), INDEX_SYNC_RPS: '5' });
+  const offChild = dashboard(offPort, { INDEX: 'off' });
+  const pacedChild = dashboard(pacedPort, {
+    ...(store.kind === 'sqlite'
+      ? { INDEX_PATH: fresh('bench-index-paced.sqlite') }
+      : { DATABASE_URL: store.pacedUrl, INDEX_PATH: resolve('.data/bench-pg/index') }),
+    INDEX_SYNC_RPS: '5',
+  });
   await waitFor(`${off}/api/collections?limit=1`);
   await waitFor(`${paced}/api/collections?limit=1`);
   await sleep(3000); // the paced sync is under way
@@ -329,4 +354,7 @@ export async function benchIndex(options: {
   const pacedStatus = await status(paced);
   if (pacedStatus.state !== 'building') console.warn(`the paced sync was ${pacedStatus.state} during the comparison`);
   report.row('index: list page p50, sync running at 5 rps vs index off', percentile(a, 50), percentile(b, 50), 'ms');
+  // The ports are free again for the next store's pass.
+  for (const c of [offChild, pacedChild]) c.kill('SIGTERM');
+  await sleep(1500);
 }

@@ -1,6 +1,8 @@
 import 'server-only';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import pg from 'pg';
 import type { IndexDatabase } from '../search-index/schema';
 import type { Dialect } from './dialect';
@@ -42,6 +44,7 @@ const NUMERIC_TYPES = [20 /* int8 */, 1700 /* numeric */];
 const asNumber = (value: string) => Number(value);
 
 function openSqlite(path: string): Connection {
+  mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   // WAL: readers never wait for the sync's writes; a second process on the same file waits its turn.
   sqlite.pragma('journal_mode = WAL');

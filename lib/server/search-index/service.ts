@@ -1,6 +1,15 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import { systemContext } from '../context';
@@ -54,12 +63,21 @@ const HEALTH_CHECK_MS = 5_000;
 function sandboxSecret(indexPath: string): string {
   // Generated once beside the index, readable by this user only; a real upstream needs INDEX_SECRET.
   const file = join(dirname(indexPath), 'index-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return secret;
+  if (!existsSync(file)) {
+    // Written whole under another name, then linked into place: two replicas starting together on one
+    // machine both end up with the one secret that won, never with a half-written file or an EEXIST.
+    mkdirSync(dirname(file), { recursive: true });
+    const draft = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
+    writeFileSync(draft, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(draft);
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 /** An error's code for the operator: a SQLite or SQLSTATE code, or a system one; never its message. */

@@ -1,7 +1,6 @@
 import 'server-only';
 import { Migrator, sql, type Kysely, type Transaction } from 'kysely';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, renameSync } from 'node:fs';
 import { connect, type Connection, type DatabaseTarget, type Dialect } from '../database/connect';
 import { lockIndexWrites } from '../database/dialect';
 import type { Collection } from '@/lib/api/schemas';
@@ -211,7 +210,6 @@ export async function migrate(db: IndexDb): Promise<void> {
 
 /** Migrates; a SQLite file this version cannot migrate (another schema, a half-applied one) is set aside. */
 async function migrated(target: DatabaseTarget): Promise<{ connection: Connection; setAside: boolean }> {
-  if (target.kind === 'sqlite') mkdirSync(dirname(target.path), { recursive: true });
   let connection = connect(target);
   try {
     await migrate(connection.db);
