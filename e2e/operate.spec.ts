@@ -148,7 +148,11 @@ test('/status shows the upstream, the index, the drift report and the build', as
   const upstream = page.getByRole('region', { name: 'Upstream' });
   await expect(upstream.getByRole('definition').first()).toHaveText('Yes');
   await expect(upstream).toContainText(/Latency p50 \/ p95\s*\d+ \/ \d+ ms/);
-  await expect(page.getByRole('region', { name: 'Search index' })).toContainText('ready');
+  const index = page.getByRole('region', { name: 'Search index' });
+  await expect(index).toContainText('ready');
+  // One instance: its own SQLite file, and it runs the sync itself.
+  await expect(index).toContainText(/Stored in\s*SQLite file \S+e2e-index-\d+\.sqlite/);
+  await expect(index).toContainText('Run by this dashboard');
   await expect(page.getByRole('region', { name: 'This dashboard' })).toContainText(/Version\s*\d+\.\d+\.\d+/);
   const drift = page.getByRole('region', { name: 'Schema drift' }).last();
   await expect(drift.getByRole('row').filter({ hasText: 'collection.riskScore' })).toHaveCount(1);

@@ -126,6 +126,16 @@ test('one replica reads the upstream list, the other none', async ({ request }) 
   expect(b.state).toBe('building');
 });
 
+test('the status page tells the replicas apart', async ({ page, axe }) => {
+  await page.goto(`${follower.base}/status`);
+  const index = page.getByRole('region', { name: 'Search index' });
+  await expect(index.getByText('Run by another replica (this one answers reads)')).toBeVisible();
+  await expect(index.getByText(`PostgreSQL at 127.0.0.1:${PG_PORT}/console`)).toBeVisible();
+  await axe(page);
+  await page.goto(`${leader.base}/status`);
+  await expect(page.getByRole('region', { name: 'Search index' }).getByText('Run by this dashboard')).toBeVisible();
+});
+
 test('both replicas answer the same search, in the API and on the page', async ({ request, page }) => {
   // The newest collection, indexed with the scan's first page.
   const newest = (await (await request.get(`${leader.base}/api/collections?limit=1`)).json()).data[0] as {

@@ -24,6 +24,7 @@ export default async function StatusPage() {
   await requestContext().catch(() => unauthorized());
   const [ready, index, drift] = await Promise.all([readiness(), indexService().status(), driftReport()]);
   const window = upstreamWindow();
+  const { store, syncing } = indexService().whereAndWho();
   const check = (name: 'upstream' | 'index') => ready.checks.find((c) => c.name === name)!.ok;
   const failed = Object.entries(window.outcomes).filter(([o]) => o !== 'ok');
   const failures = failed.reduce((n, [, c]) => n + c, 0);
@@ -73,6 +74,16 @@ export default async function StatusPage() {
             </dd>
             <dt className={term}>As of</dt>
             <dd>{index.asOf ? <DateTime iso={index.asOf} seconds /> : 'never'}</dd>
+            <dt className={term}>Stored in</dt>
+            <dd className="break-all">{store}</dd>
+            <dt className={term}>Sync</dt>
+            <dd>
+              {syncing === null
+                ? (index.reason ?? 'Not running')
+                : syncing
+                  ? 'Run by this dashboard'
+                  : 'Run by another replica (this one answers reads)'}
+            </dd>
           </dl>
         </section>
         <section aria-labelledby="build" className={card}>

@@ -67,7 +67,8 @@ export async function flushDrift(): Promise<void> {
   if (!c.pending.size) return;
   const db = await database();
   if (!db) return;
-  const batch = [...c.pending.values()];
+  // In key order: replicas flushing into one PostgreSQL table lock its rows in the same order (no deadlock).
+  const batch = [...c.pending.values()].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   c.pending.clear();
   try {
     await db.transaction().execute(async (trx) => {

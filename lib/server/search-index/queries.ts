@@ -44,8 +44,8 @@ export function searchPlan(q: string): SearchPlan {
   return plan;
 }
 
-/** The index's tables plus the search's candidate ids. */
-type SearchDb = IndexDatabase & { hits: { id: string } };
+/** The index's tables plus the search's candidate ids: every arm's (`matches`), then each once (`hits`). */
+type SearchDb = IndexDatabase & { matches: { id: string }; hits: { id: string } };
 type Rows = SelectQueryBuilder<SearchDb, 'collections' | 'hits', object>;
 type ListRows = SelectQueryBuilder<SearchDb, 'collections', object>;
 
@@ -91,7 +91,11 @@ export function createQueries(store: IndexStore) {
       : query;
   };
 
-  /** Every id a plan matches, one arm per kind, as one UNION (each arm uses its own index). */
+  /**
+   * Every id a plan matches, one arm per kind, as one UNION ALL: each arm reads its own index. (A plain
+   * UNION let SQLite merge the arms in id order, reading the reference arm by primary key, the whole
+   * account: 240 ms at 1,000,000 rows instead of 2 ms.) The caller keeps each id once.
+   */
   function candidates(plan: SearchPlan) {
     let union = db
       .selectFrom('collections')
@@ -118,7 +122,7 @@ export function createQueries(store: IndexStore) {
           )
         : null,
     ];
-    for (const arm of arms) if (arm) union = union.union(arm);
+    for (const arm of arms) if (arm) union = union.unionAll(arm);
     return union;
   }
 
@@ -153,7 +157,8 @@ export function createQueries(store: IndexStore) {
   function rows(filters: Filters, plan: SearchPlan | null): Rows | ListRows {
     if (!plan) return withFilters(db.selectFrom('collections').where('collections.account', '=', account), filters);
     const joined = db
-      .with('hits', () => candidates(plan))
+      .with('matches', () => candidates(plan))
+      .with('hits', (cte) => cte.selectFrom('matches').select('matches.id').distinct())
       .selectFrom('hits')
       .crossJoin('collections')
       .where('collections.account', '=', account)
@@ -232,12 +237,20 @@ export function createQueries(store: IndexStore) {
             .selectFrom('contact_tokens')
             .select(['id', 'kind', 'token'])
             .where('account', '=', account)
+            // The kinds first, as the primary key orders them: without them PostgreSQL read every token of
+            // the account (a sequential scan of 5 million rows, 215 ms) to find a page's ten.
+            .where('kind', 'in', [
+              ...(plan.email ? ['email'] : []),
+              ...(plan.phone ? ['phone'] : []),
+              ...(plan.last4 ? ['last4'] : []),
+              ...(nameTokenSet.size ? ['name'] : []),
+            ])
+            .where('token', 'in', [...wanted.keys(), ...nameTokenSet])
             .where(
               'id',
               'in',
               summaries.map((r) => r.id),
             )
-            .where('token', 'in', [...wanted.keys(), ...nameTokenSet])
             .execute()
         : [];
     const result = new Map<string, MatchedField[]>();

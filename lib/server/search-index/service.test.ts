@@ -79,3 +79,32 @@ describe('the index service turned off', () => {
     }
   });
 });
+
+describe('the index service on a PostgreSQL that does not answer', () => {
+  it('turns off with the reason, naming the host and never the password, and answers index_unavailable', async () => {
+    const pgDir = mkdtempSync(join(tmpdir(), 'index-pg-'));
+    // Port 9 (discard): nothing listens, the connection is refused at once.
+    vi.stubEnv('DATABASE_URL', 'postgres://console:pg-password-never-shown@127.0.0.1:9/console');
+    vi.stubEnv('INDEX_PATH', join(pgDir, 'index'));
+    vi.resetModules();
+    const global = globalThis as Record<symbol, unknown>;
+    const key = Symbol.for('collections-console.index-service');
+    const saved = global[key];
+    delete global[key];
+    try {
+      const down = (await import('./service')).indexService();
+      await expect(down.queries()).rejects.toMatchObject({ code: 'index_unavailable' });
+      const status = await down.status();
+      expect(status.state).toBe('off');
+      expect(status.reason).toBe(
+        "The index's database (PostgreSQL at 127.0.0.1:9/console) cannot be reached (ECONNREFUSED). Search and filters are off until it answers; retrying every 10 seconds.",
+      );
+      expect(down.whereAndWho()).toEqual({ store: 'PostgreSQL at 127.0.0.1:9/console', syncing: null });
+      await down.stop();
+    } finally {
+      global[key] = saved;
+      vi.stubEnv('DATABASE_URL', '');
+      rmSync(pgDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -248,8 +248,10 @@ function createIndexService() {
       if (running) wait = await running.sync.step();
     } catch (error) {
       await onStoreError(error);
-      wait = running ? 1_000 : REOPEN_MS;
+      wait = 1_000;
     }
+    // Off: back when the fault's retry interval is up (10 s for a database that did not answer).
+    if (!running) wait = Math.min(REOPEN_MS, Math.max(1_000, offUntil - Date.now()));
     timer = setTimeout(() => void loop(), Math.max(0, wait));
     timer.unref();
   }
@@ -386,6 +388,14 @@ function createIndexService() {
       if (disabledReason()) return { db: null, off: true, target };
       await ensureOpen();
       return { db: running?.store.db ?? null, off: false, target };
+    },
+
+    /**
+     * Where the index lives (host, port and database, or the file; never credentials) and whether this process
+     * runs the sync (null while the index is not open): for /status, where an operator tells the replicas apart.
+     */
+    whereAndWho(): { store: string; syncing: boolean | null } {
+      return { store: describeTarget(target), syncing: running ? running.sync.snapshot().leader : null };
     },
 
     /** For store errors met while answering a query: reopen or turn off as the fault says. */

@@ -312,7 +312,6 @@ export async function openIndexStore(options: {
         await lockIndexWrites(trx, account);
         return fn(trx);
       });
-    /** What the index holds of these records now: their sealed contacts and what the roll-ups counted. */
     /** Records as the index holds them, with what the roll-ups counted of them and their sealed contact. */
     const counted = (trx: Transaction<IndexDatabase>) =>
       trx
@@ -461,10 +460,13 @@ export async function openIndexStore(options: {
         }
       },
       async indexedCount() {
+        // The whole-account roll-up rows count every row once, in the same transactions that write them:
+        // a handful of rows to add up, where count(*) reads a million (100-250 ms on PostgreSQL).
         const row = await db
-          .selectFrom('collections')
-          .select(sql<number>`count(*)`.as('n'))
+          .selectFrom('rollups')
+          .select(sql<number>`coalesce(sum(created_count), 0)`.as('n'))
           .where('account', '=', account)
+          .where('grain', '=', 'a')
           .executeTakeFirstOrThrow();
         return Number(row.n);
       },
