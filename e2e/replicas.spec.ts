@@ -20,9 +20,9 @@ import { spawnProcess } from './processes';
  */
 test.describe.configure({ mode: 'serial' });
 
-const SANDBOX_PORT = E2E.sandboxPort + 40;
-const PG_PORT = E2E.sandboxPort + 41;
-const PORTS = [E2E.port + 40, E2E.port + 41];
+const SANDBOX_PORT = E2E.sandboxPort + 50;
+const PG_PORT = E2E.sandboxPort + 51;
+const PORTS = [E2E.port + 50, E2E.port + 51];
 const COLLECTIONS = 8_000;
 const METRICS_TOKEN = 'replicas-metrics-token-0123456789';
 /** In the URL, never needed (trust authentication on loopback), never to be seen in a log. */
