@@ -19,4 +19,15 @@ test.describe('first-load JS budgets', () => {
       budgets['/collections/{id}']!,
     );
   });
+
+  for (const [name, path] of [
+    ['/search', '/search?q=INV'],
+    ['/overview', '/overview'],
+  ] as const) {
+    test(`${name} stays within its budget`, async ({ browser, baseURL }) => {
+      const { gzip } = await firstLoadJs(browser, `${baseURL}${path}`);
+      expect(gzip).toBeGreaterThan(10_000);
+      expect(gzip, `first-load JS of ${name} is ${gzip} B gzip`).toBeLessThanOrEqual(budgets[name]!);
+    });
+  }
 });

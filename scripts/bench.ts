@@ -119,16 +119,30 @@ const cpuMs = (pid: number) => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
 };
 
-/** What "visible" means: the Nth table row laid out, or the detail page's line items heading. */
-type Ready = { rows: number } | { heading: string };
+/** What "visible" means: the Nth table row laid out, a heading with this text, or the first element `css` matches. */
+type Ready = { rows: number } | { heading: string } | { css: string };
 
 function readyAt(ready: Ready): number | false {
+  if ('css' in ready) {
+    const e = document.querySelector(ready.css);
+    return e && e.getBoundingClientRect().height > 0 ? performance.now() : false;
+  }
   if ('rows' in ready) {
     const r = document.querySelectorAll('main table tbody tr');
     return r.length >= ready.rows && r[ready.rows - 1]!.getBoundingClientRect().height > 0 ? performance.now() : false;
   }
   const h = [...document.querySelectorAll('h2')].find((e) => e.textContent === ready.heading);
   return h && h.getBoundingClientRect().height > 0 ? performance.now() : false;
+}
+
+/** Waits until a dashboard's index has synced (the pages served from it have their rows). */
+async function indexReady(base: string) {
+  for (let i = 0; i < 600; i++) {
+    const status = (await (await fetch(`${base}/api/index/status`)).json()) as { data: { state: string } };
+    if (status.data.state === 'ready') return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${base}: the index did not become ready`);
 }
 
 /** Milliseconds from navigation start until `ready` holds, cold context each time. */
@@ -479,8 +493,14 @@ async function main() {
   const oursPid = serverPid(ours.pid!);
   const floorPid = serverPid(floor.pid!);
   const fixtures = (await (await fetch(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/fixtures`)).json()) as {
-    accounts: { examples: Record<string, string> }[];
+    accounts: {
+      examples: Record<string, string>;
+      contacts: Record<string, { reference: string }>;
+      searchQuery?: string;
+    }[];
   };
+  // A reference prefix shared by many collections: a full first page of search results.
+  fixtures.accounts[0]!.searchQuery = Object.values(fixtures.accounts[0]!.contacts)[0]!.reference.slice(0, 4);
   const detailId = fixtures.accounts[0]!.examples.multipleLineItems!;
   const O = `http://127.0.0.1:${PORTS.ours}`;
   const F = `http://127.0.0.1:${PORTS.floor}`;
@@ -498,9 +518,21 @@ async function main() {
   console.log('\nFirst-load JS (gzip)');
   const floorJs = (await firstLoadJs(browser, `${F}/?limit=100`)).gzip;
   const js = async (base: string, path: string) => (await firstLoadJs(browser, `${base}${path}`)).gzip;
+  // The index-served pages need the (small) sandbox indexed first.
+  await indexReady(O);
+  const searchQ = fixtures.accounts[0]!.searchQuery!;
+  const filtered = '/collections?status=pending&limit=100';
+  const filteredRows = Math.min(
+    100,
+    ((await (await fetch(`${O}/api/collections?status=pending&limit=100`)).json()) as { data: unknown[] }).data.length,
+  );
+  const searchPath = `/search?${new URLSearchParams({ q: searchQ })}`;
   for (const [name, path] of [
     ['first-load JS /collections', '/collections?limit=100'],
     ['first-load JS /collections/{id}', `/collections/${detailId}`],
+    ['first-load JS /search', searchPath],
+    ['first-load JS /overview', '/overview'],
+    ['first-load JS /collections filtered', filtered],
   ] as const) {
     const ours = await js(O, path);
     row(name, ours, floorJs, 'B');
@@ -524,6 +556,20 @@ async function main() {
   );
   row('main content visible /collections/{id}', detail.ours, detail.floor, 'ms');
   beside('main content visible /collections/{id}', detail.ours, detail.before, detail.floor, 'ms');
+
+  // The pages users reach beyond the list: search results, the overview's first currency, a filtered list.
+  for (const [name, path, ready, floorReady] of [
+    ['first result visible /search', searchPath, rowsReady(1), rowsReady(1)],
+    ['first currency visible /overview', '/overview', { css: 'main section h2' }, rowsReady(10)],
+    [`rows visible ${filtered}`, filtered, rowsReady(filteredRows), rowsReady(filteredRows)],
+  ] as const) {
+    const r = await interleaved(
+      RUNS,
+      () => visibleAt(browser, `${O}${path}`, ready),
+      () => visibleAt(browser, `${F}/?limit=${'rows' in floorReady ? Math.max(10, floorReady.rows) : 10}`, floorReady),
+    );
+    row(name, r.ours, r.floor, 'ms');
+  }
 
   console.log(`\n"Next page" click to new rows (median of ${RUNS})`);
   const next = await interleaved(
