@@ -13,7 +13,7 @@ import { spawnProcess } from './processes';
 /**
  * Two dashboard replicas on one real PostgreSQL server (started here, thrown
  * away after), against a sandbox of their own large enough that a full scan
- * takes about 40 s at 2 requests a second: they start together (migrations
+ * takes about a minute at 2 requests a second: they start together (migrations
  * under the lock), one syncs and the other reads nothing from the upstream,
  * both answer the same search, both write to one audit log, and when the
  * leader is killed mid-scan the other takes the lease and completes the scan.
@@ -23,7 +23,7 @@ test.describe.configure({ mode: 'serial' });
 const SANDBOX_PORT = E2E.sandboxPort + 50;
 const PG_PORT = E2E.sandboxPort + 51;
 const PORTS = [E2E.port + 50, E2E.port + 51];
-const COLLECTIONS = 8_000;
+const COLLECTIONS = 12_000;
 const METRICS_TOKEN = 'replicas-metrics-token-0123456789';
 /** In the URL, never needed (trust authentication on loopback), never to be seen in a log. */
 const DB_PASSWORD = 'replica-db-password-never-logged';

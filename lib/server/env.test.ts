@@ -38,6 +38,10 @@ describe('server configuration', () => {
     [{ DATABASE_URL: 'not a url with s3cret' }, 'DATABASE_URL must be a postgres:// URL'],
     [{ DATABASE_URL: 'postgres://db/x', DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX'],
     [{ DATABASE_URL: 'postgres://db/x', DATABASE_SSL: 'verify' }, 'DATABASE_SSL'],
+    [
+      { DATABASE_URL: 'postgres://u:s3cret@db/x?sslmode=no-verify', DATABASE_SSL: 'require' },
+      'DATABASE_SSL is require',
+    ],
   ])('refuses a bad database setting, naming it and never echoing it (%o)', (env, message) => {
     expect(() => parseConfig(env)).toThrow(message);
     try {

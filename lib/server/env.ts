@@ -115,6 +115,13 @@ const schema = z
     METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .superRefine((env, ctx) => {
+    // pg lets the URL's sslmode override the TLS settings: `require` must not be quietly undone by it.
+    if (env.DATABASE_SSL === 'require' && /[?&]sslmode=(disable|allow|prefer|no-verify)\b/.test(env.DATABASE_URL ?? ''))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_SSL'],
+        message: "is require, but DATABASE_URL's sslmode turns certificate checks or TLS off: remove one of them",
+      });
     if (env.API_BASE_URL && !env.API_KEY)
       ctx.addIssue({ code: 'custom', path: ['API_KEY'], message: 'is required when API_BASE_URL is set' });
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];

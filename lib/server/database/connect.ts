@@ -73,10 +73,14 @@ export function postgresConfig(target: Extract<DatabaseTarget, { kind: 'postgres
     ...(target.ssl ? { ssl: { rejectUnauthorized: true } } : {}),
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    // A connection the network lost is noticed by the kernel in about a minute, not after two hours.
+    // A connection the network lost is noticed by the kernel in minutes (10 s, then 9 probes), not hours.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     application_name: 'collections-console',
+    // A replica whose host vanished mid-write (no reset sent) keeps its transaction and the index's write
+    // lock until the server notices: waiting writers give up after 15 s, and the server ends a transaction
+    // left idle for a minute, so the lock is back within a minute instead of the kernel's keepalive (~11 min).
+    options: '-c lock_timeout=15000 -c idle_in_transaction_session_timeout=60000',
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         NUMERIC_TYPES.includes(oid) ? asNumber : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -89,6 +93,8 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Co
   // An idle client that loses its server (a restart, a failover) must not crash the process: the pool
   // drops it and the next query connects again.
   pool.on('error', () => {});
+  // The same for a client in use when its server goes away: its query fails, the process stays up.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { db: new Kysely<IndexDatabase>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
 }
 

@@ -82,7 +82,11 @@ function fromSqlite(path: string) {
 
 /** PostgreSQL: one connection, one read-only snapshot (the count, then the rows), rows through a cursor. */
 async function fromPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>) {
-  const client = new pg.Client(postgresConfig(target));
+  // A download may pause (a slow client, backpressure) far longer than the pool allows a transaction to idle.
+  const client = new pg.Client({
+    ...postgresConfig(target),
+    options: '-c idle_in_transaction_session_timeout=900000',
+  });
   client.on('error', () => {});
   await client.connect();
   await client.query('begin isolation level repeatable read read only');

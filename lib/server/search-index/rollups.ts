@@ -150,7 +150,8 @@ const REBUILD_BATCH = 20_000;
 
 /**
  * Recomputes an account's roll-ups from its rows (an index written before roll-ups existed), a batch
- * of rows at a time in key order, with a turn of the event loop between batches.
+ * of rows at a time in key order, with a turn of the event loop between batches; inside `db` when it
+ * is a transaction.
  */
 export async function rebuildRollups(db: Kysely<IndexDatabase>, account: number): Promise<void> {
   const delta = new RollupDelta();
@@ -172,12 +173,15 @@ export async function rebuildRollups(db: Kysely<IndexDatabase>, account: number)
     after = rows[rows.length - 1]!.id;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  await db.transaction().execute(async (trx) => {
+  const replace = async (trx: Kysely<IndexDatabase>) => {
     await lockIndexWrites(trx, account);
     await trx.deleteFrom('rollups').where('account', '=', account).execute();
     await trx.deleteFrom('rollup_durations').where('account', '=', account).execute();
     await applyDelta(trx, account, delta);
-  });
+  };
+  // In the caller's transaction when there is one (the store's, holding the write lock since before the count).
+  if (db.isTransaction) await replace(db);
+  else await db.transaction().execute(replace);
 }
 
 /** Rows whose counts have all gone to zero (records moved to another status or day), dropped now and then. */

@@ -222,10 +222,8 @@ function createIndexService() {
     const current = running;
     running = null;
     cached = null;
-    if (current) {
-      await current.sync.stop();
-      await current.store.close().catch(() => {});
-    }
+    // Not awaited: a pool whose server stopped answering may take long to end its clients.
+    if (current) void current.sync.stop().then(() => current.store.close().catch(() => {}));
   }
 
   async function onStoreError(error: unknown): Promise<void> {
@@ -333,6 +331,20 @@ function createIndexService() {
         return status;
       } catch (error) {
         await onStoreError(error);
+        // Turned off or reopened: ask again. Still the same store (an error that is no fault of the store's
+        // own): say so rather than ask again forever.
+        if (running !== null && running.store === store) {
+          return {
+            state: 'error',
+            indexed: 0,
+            upstreamCount: null,
+            coverage: 0,
+            lastFullScanAt: null,
+            lastPollAt: null,
+            asOf: null,
+            reason: `The index could not be read (${codeOf(error)}).`,
+          };
+        }
         return this.status();
       }
     },

@@ -251,9 +251,17 @@ export async function openIndexStore(options: {
     let opened: IndexStore['opened'] = setAside ? 'rebuilt' : check ? 'existing' : 'new';
     if (setAside) options.onRebuild?.('schema');
     if (check && check.value !== keys.checkValue) {
-      // Tokens and ciphertext of another secret are useless: start again rather than answer wrong.
-      await db.transaction().execute(async (trx) => {
+      // Tokens and ciphertext of another secret are useless: start again rather than answer wrong. Checked
+      // again under the lock and marked in the same transaction: replicas restarting together with the new
+      // secret empty the index once, never one after another's accounts and state were written.
+      const emptied = await db.transaction().execute(async (trx) => {
         await lockIndexWrites(trx, 0);
+        const now = await trx
+          .selectFrom('index_meta')
+          .select('value')
+          .where('key', '=', 'key_check')
+          .executeTakeFirst();
+        if (now?.value === keys.checkValue) return false;
         const tables = [
           'rollup_durations',
           'rollups',
@@ -267,9 +275,11 @@ export async function openIndexStore(options: {
         for (const table of tables) {
           await trx.deleteFrom(table).execute();
         }
+        await trx.updateTable('index_meta').set({ value: keys.checkValue }).where('key', '=', 'key_check').execute();
+        return true;
       });
       opened = 'rebuilt';
-      options.onRebuild?.('secret');
+      if (emptied) options.onRebuild?.('secret');
     }
     await db
       .insertInto('index_meta')
@@ -298,12 +308,23 @@ export async function openIndexStore(options: {
       .where('key', '=', 'rollups')
       .executeTakeFirst();
     if (rollupsMeta?.value !== ROLLUPS_VERSION) {
-      await rebuildRollups(db, account);
-      await db
-        .insertInto('index_meta')
-        .values({ key: 'rollups', value: ROLLUPS_VERSION })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: ROLLUPS_VERSION }))
-        .execute();
+      // Under the write lock, from the check to the mark: no replica's write lands between the count and the
+      // replacement, and replicas starting together recount once.
+      await db.transaction().execute(async (trx) => {
+        await lockIndexWrites(trx, account);
+        const again = await trx
+          .selectFrom('index_meta')
+          .select('value')
+          .where('key', '=', 'rollups')
+          .executeTakeFirst();
+        if (again?.value === ROLLUPS_VERSION) return;
+        await rebuildRollups(trx, account);
+        await trx
+          .insertInto('index_meta')
+          .values({ key: 'rollups', value: ROLLUPS_VERSION })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: ROLLUPS_VERSION }))
+          .execute();
+      });
     }
 
     /** A write transaction: on PostgreSQL it first takes the account's write lock (dialect.ts). */

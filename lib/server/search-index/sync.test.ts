@@ -225,9 +225,11 @@ describe.each(storeKinds())('on $name', (each) => {
       const s = sync();
       await run(s, () => upstream.requests.filter((r) => r.page === 3).length === 1);
       const limitedAt = upstream.requests.find((r) => r.page === 3)!.at;
-      // Steps taken early do nothing.
+      // Steps taken early send nothing; the leader wakes every 5 s to renew its lease meanwhile.
       upstream.clock.now = limitedAt + 1_000;
-      expect(await s.step()).toBe(6_000);
+      expect(await s.step()).toBe(5_000);
+      upstream.clock.now = limitedAt + 6_000;
+      expect(await s.step()).toBe(1_000);
       await run(s, () => upstream.requests.filter((r) => r.page === 3).length === 2);
       const after = upstream.requests.filter((r) => r.at > limitedAt);
       expect(after[0]!.at).toBeGreaterThanOrEqual(limitedAt + 7_000);
@@ -276,7 +278,8 @@ describe.each(storeKinds())('on $name', (each) => {
       expect(state.error_code).toBe('upstream_auth');
       expect(isErrorState(state, s.snapshot().failures)).toBe(true);
       upstream.clock.now += 30_000;
-      expect(await s.step()).toBe(30_000);
+      // Waiting out the minute, renewing the lease every 5 s, sending nothing.
+      expect(await s.step()).toBe(5_000);
       expect(upstream.requests).toHaveLength(1);
       upstream.clock.now += 30_000;
       await s.step();
@@ -361,6 +364,25 @@ describe.each(storeKinds())('on $name', (each) => {
         await stalled;
         expect(a.snapshot().leader).toBe(false);
         expect((await store.state()).scan_page).toBe(moved);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('keeps the lease while it waits out a Retry-After longer than the lease, so no other replica starts early', async () => {
+      const other = await open();
+      try {
+        upstream.failPage(1, { code: 'rate_limited', retryAfter: 45 });
+        const a = sync('a');
+        const b = sync('b', { s: other });
+        expect(await a.step()).toBe(45_000);
+        const limitedAt = upstream.clock.now;
+        while (upstream.clock.now < limitedAt + 40_000) {
+          upstream.clock.now += await a.step();
+          await b.step();
+        }
+        expect(b.snapshot().leader).toBe(false);
+        expect(upstream.requests).toHaveLength(1);
       } finally {
         await other.close();
       }

@@ -157,6 +157,8 @@ export function createSync(deps: SyncDeps) {
   }
 
   async function completeScan(state: SyncState, missed: number[]): Promise<void> {
+    // Hiding what the scan did not see is for the leader whose scan it is.
+    if (!(await stillLeader())) return;
     const gone = missed.length ? 0 : await store.removeUnseen(state.scan_started_at!);
     await store.analyze();
     if (missed.length)
@@ -250,10 +252,16 @@ export function createSync(deps: SyncDeps) {
     /** Does at most one upstream request; returns the milliseconds to wait before the next step. */
     async step(): Promise<number> {
       const now = deps.now();
-      if (blockedUntil > now) return blockedUntil - now;
+      // A leader waiting (Retry-After, a backoff, the next poll) still renews its lease every 5 s, so a wait
+      // longer than the lease never hands the sync to a replica that knows nothing of the 429 or the backoff.
+      if (blockedUntil > now) {
+        if (!leader) return blockedUntil - now;
+        await ensureLease();
+        return Math.min(blockedUntil - now, LEASE_RENEW_MS);
+      }
       if (!(await ensureLease())) return NO_LEASE_RETRY_MS;
       const polling = pollStage !== null || now >= nextPollAt;
-      if (!polling && now < nextScanAt) return Math.min(nextScanAt, nextPollAt) - now;
+      if (!polling && now < nextScanAt) return Math.min(Math.min(nextScanAt, nextPollAt) - now, LEASE_RENEW_MS);
       try {
         await (polling ? poll() : scan());
       } catch (error) {
