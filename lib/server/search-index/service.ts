@@ -103,6 +103,18 @@ function describeOpenFailure(error: unknown, target: DatabaseTarget): string {
   return `The index could not be opened (${code}). Search and filters are off; retrying every minute.`;
 }
 
+/** A status with no figures: the index off, or its store unreadable. */
+const nothingYet = (state: 'off' | 'error', reason: string): IndexStatus => ({
+  state,
+  indexed: 0,
+  upstreamCount: null,
+  coverage: 0,
+  lastFullScanAt: null,
+  lastPollAt: null,
+  asOf: null,
+  reason,
+});
+
 function createIndexService() {
   const config = getConfig();
   const target: DatabaseTarget =
@@ -288,18 +300,7 @@ function createIndexService() {
       if (!running) {
         if (opening) await opening;
       }
-      if (!running) {
-        return {
-          state: 'off',
-          indexed: 0,
-          upstreamCount: null,
-          coverage: 0,
-          lastFullScanAt: null,
-          lastPollAt: null,
-          asOf: null,
-          reason: offReason ?? 'The index is starting.',
-        };
-      }
+      if (!running) return nothingYet('off', offReason ?? 'The index is starting.');
       const { store, sync } = running;
       try {
         const [state, indexed] = await Promise.all([store.state(), store.indexedCount()]);
@@ -333,18 +334,8 @@ function createIndexService() {
         await onStoreError(error);
         // Turned off or reopened: ask again. Still the same store (an error that is no fault of the store's
         // own): say so rather than ask again forever.
-        if (running !== null && running.store === store) {
-          return {
-            state: 'error',
-            indexed: 0,
-            upstreamCount: null,
-            coverage: 0,
-            lastFullScanAt: null,
-            lastPollAt: null,
-            asOf: null,
-            reason: `The index could not be read (${codeOf(error)}).`,
-          };
-        }
+        if (running !== null && running.store === store)
+          return nothingYet('error', `The index could not be read (${codeOf(error)}).`);
         return this.status();
       }
     },
