@@ -56,25 +56,39 @@ describe('the index service', () => {
   });
 });
 
+/**
+ * A second service in this process with `env` on top (a fresh module and a fresh global), for `use`;
+ * the running one is put back after, and `env` unset.
+ */
+async function withOtherService(
+  env: Record<string, string>,
+  use: (s: import('./service').IndexService) => Promise<void>,
+) {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  vi.resetModules();
+  const global = globalThis as Record<symbol, unknown>;
+  const key = Symbol.for('collections-console.index-service');
+  const saved = global[key];
+  delete global[key];
+  try {
+    await use((await import('./service')).indexService());
+  } finally {
+    global[key] = saved;
+    for (const name of Object.keys(env)) if (name !== 'INDEX_PATH') vi.stubEnv(name, '');
+  }
+}
+
 describe('the index service turned off', () => {
   it('never opens a file when asked for queries, facets or a reader (INDEX=off)', async () => {
     const offDir = mkdtempSync(join(tmpdir(), 'index-off-'));
-    vi.stubEnv('INDEX', 'off');
-    vi.stubEnv('INDEX_PATH', join(offDir, 'index.sqlite'));
-    vi.resetModules();
-    const global = globalThis as Record<symbol, unknown>;
-    const key = Symbol.for('collections-console.index-service');
-    const saved = global[key];
-    delete global[key];
     try {
-      const off = (await import('./service')).indexService();
-      for (const call of [() => off.queries(), () => off.facets(), () => off.readerSpec()])
-        await expect(call()).rejects.toMatchObject({ code: 'index_unavailable', message: /INDEX=off/ });
-      expect((await off.status()).state).toBe('off');
-      expect(existsSync(join(offDir, 'index.sqlite'))).toBe(false);
+      await withOtherService({ INDEX: 'off', INDEX_PATH: join(offDir, 'index.sqlite') }, async (off) => {
+        for (const call of [() => off.queries(), () => off.facets(), () => off.readerSpec()])
+          await expect(call()).rejects.toMatchObject({ code: 'index_unavailable', message: /INDEX=off/ });
+        expect((await off.status()).state).toBe('off');
+        expect(existsSync(join(offDir, 'index.sqlite'))).toBe(false);
+      });
     } finally {
-      global[key] = saved;
-      vi.stubEnv('INDEX', '');
       rmSync(offDir, { recursive: true, force: true });
     }
   });
@@ -83,27 +97,23 @@ describe('the index service turned off', () => {
 describe('the index service on a PostgreSQL that does not answer', () => {
   it('turns off with the reason, naming the host and never the password, and answers index_unavailable', async () => {
     const pgDir = mkdtempSync(join(tmpdir(), 'index-pg-'));
-    // Port 9 (discard): nothing listens, the connection is refused at once.
-    vi.stubEnv('DATABASE_URL', 'postgres://console:pg-password-never-shown@127.0.0.1:9/console');
-    vi.stubEnv('INDEX_PATH', join(pgDir, 'index'));
-    vi.resetModules();
-    const global = globalThis as Record<symbol, unknown>;
-    const key = Symbol.for('collections-console.index-service');
-    const saved = global[key];
-    delete global[key];
     try {
-      const down = (await import('./service')).indexService();
-      await expect(down.queries()).rejects.toMatchObject({ code: 'index_unavailable' });
-      const status = await down.status();
-      expect(status.state).toBe('off');
-      expect(status.reason).toBe(
-        "The index's database (PostgreSQL at 127.0.0.1:9/console) cannot be reached (ECONNREFUSED). Search and filters are off until it answers; retrying every 10 seconds.",
-      );
-      expect(down.whereAndWho()).toEqual({ store: 'PostgreSQL at 127.0.0.1:9/console', syncing: null });
-      await down.stop();
+      // Port 9 (discard): nothing listens, the connection is refused at once.
+      const env = {
+        DATABASE_URL: 'postgres://console:pg-password-never-shown@127.0.0.1:9/console',
+        INDEX_PATH: join(pgDir, 'index'),
+      };
+      await withOtherService(env, async (down) => {
+        await expect(down.queries()).rejects.toMatchObject({ code: 'index_unavailable' });
+        const status = await down.status();
+        expect(status.state).toBe('off');
+        expect(status.reason).toBe(
+          "The index's database (PostgreSQL at 127.0.0.1:9/console) cannot be reached (ECONNREFUSED). Search and filters are off until it answers; retrying every 10 seconds.",
+        );
+        expect(down.whereAndWho()).toEqual({ store: 'PostgreSQL at 127.0.0.1:9/console', syncing: null });
+        await down.stop();
+      });
     } finally {
-      global[key] = saved;
-      vi.stubEnv('DATABASE_URL', '');
       rmSync(pgDir, { recursive: true, force: true });
     }
   });
