@@ -57,12 +57,12 @@ describe('the index service', () => {
 });
 
 /**
- * A second service in this process with `env` on top (a fresh module and a fresh global), for `use`;
+ * A second service in this process with `env` on top (a fresh module and a fresh global), for `check`;
  * the running one is put back after, and `env` unset.
  */
 async function withOtherService(
   env: Record<string, string>,
-  use: (s: import('./service').IndexService) => Promise<void>,
+  check: (s: import('./service').IndexService) => Promise<void>,
 ) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.resetModules();
@@ -71,7 +71,7 @@ async function withOtherService(
   const saved = global[key];
   delete global[key];
   try {
-    await use((await import('./service')).indexService());
+    await check((await import('./service')).indexService());
   } finally {
     global[key] = saved;
     for (const name of Object.keys(env)) if (name !== 'INDEX_PATH') vi.stubEnv(name, '');
