@@ -131,6 +131,23 @@ describe('upstream client against the sandbox', () => {
     expect(performance.now() - started).toBeLessThan(1_400);
   });
 
+  it('lets go of a finished call at once: its deadline is cleared, not left running for the timeout', async () => {
+    // A deadline left running keeps the call's signal, and the request its listeners hold, in memory until it fires.
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const clear = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      const slow = client({ timeoutMs: 60_000 });
+      await slow.get({ kind: 'list', page: 1, limit: 5 }, collectionListEnvelopeSchema);
+      await failure(slow.get({ kind: 'collection', id: 'pay_doesnotexist' }, collectionEnvelopeSchema));
+      const deadlines = set.mock.calls.flatMap(([, ms], n) => (ms === 60_000 ? [set.mock.results[n]!.value] : []));
+      expect(deadlines).toHaveLength(2);
+      for (const timer of deadlines) expect(clear).toHaveBeenCalledWith(timer);
+    } finally {
+      set.mockRestore();
+      clear.mockRestore();
+    }
+  });
+
   it('retries transient failures twice and then succeeds', async () => {
     const token = `flaky-${Math.random().toString(36).slice(2)}`;
     const body = await client().get({ kind: 'collection', id: `pay_fault_${token}` }, collectionEnvelopeSchema);

@@ -162,7 +162,16 @@ export function createUpstreamClient(options: UpstreamOptions) {
   ): Promise<T> {
     const subject = SUBJECT[request.kind];
     const url = upstreamUrl(baseUrl, request);
-    const signal = cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs);
+    // A deadline cleared as soon as the call ends: `AbortSignal.timeout` keeps its signal, and everything the
+    // request's listeners hold (the whole request), alive for the full timeout. At 500 requests a second and a
+    // 10 s timeout that was 5,000 finished requests in the heap (the load test's 905 MB).
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('The upstream deadline passed', 'TimeoutError')),
+      timeoutMs,
+    );
+    timer.unref();
+    const signal = cancel ? AbortSignal.any([deadline.signal, cancel]) : deadline.signal;
     const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
     const started = performance.now();
     let attempts = 0;
@@ -201,6 +210,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
       outcome = cancel?.aborted ? 'cancelled' : failure instanceof AppError ? failure.code : 'upstream_error';
       throw failure;
     } finally {
+      clearTimeout(timer);
       recordUpstream(request.kind, outcome, (performance.now() - started) / 1000, attempts);
     }
   }
