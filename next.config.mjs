@@ -11,6 +11,27 @@ const nextConfig = {
   experimental: {
     authInterrupts: true,
   },
+  // A backstop for the few /api answers Next gives without running a route (a method Node's parser or Next
+  // refuses, such as PROPFIND or TRACE): the static security headers. Next applies these over a route's own,
+  // so they are only the ones whose value never changes; the CSP with its nonce, the request id and
+  // Cache-Control (no-transform on a download) come from each route (lib/server/route.ts).
+  async headers() {
+    return [
+      {
+        source: '/api/:path*',
+        headers: [
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Referrer-Policy', value: 'no-referrer' },
+          {
+            key: 'Permissions-Policy',
+            value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+          },
+          { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+        ],
+      },
+    ];
+  },
   async redirects() {
     return [{ source: '/', destination: '/collections', permanent: false }];
   },

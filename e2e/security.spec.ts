@@ -129,6 +129,123 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
   }
 });
 
+/**
+ * /api is outside proxy.ts's matcher: each route runs the gate and sets the headers itself (lib/server/route.ts).
+ * Every route file under app/api, every method, with and without credentials: what the proxy gave, still given.
+ */
+test.describe('the gate and headers in every /api route (outside the proxy)', () => {
+  const routeFiles: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name === 'route.ts') routeFiles.push(path);
+    }
+  };
+  walk('app/api');
+  const ungated = new Set(['/api/health', '/api/ready', '/api/metrics']);
+  const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+  const pathOf = (file: string, ids: { collection: string; provider: string }) =>
+    file
+      .replace(/^app/, '')
+      .replace(/\/route\.ts$/, '')
+      .replace('/collections/[id]', `/collections/${ids.collection}`)
+      .replace('/providers/[id]', `/providers/${ids.provider}`)
+      .replace('/[...path]', '/no/such/route');
+
+  const expectApiHeaders = (headers: Record<string, string>, where: string) => {
+    expect(headers['content-security-policy'], where).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(headers['content-security-policy'], where).toContain("frame-ancestors 'none'");
+    expect(headers['x-content-type-options'], where).toBe('nosniff');
+    expect(headers['x-frame-options'], where).toBe('DENY');
+    expect(headers['referrer-policy'], where).toBe('no-referrer');
+    expect(headers['cache-control'], where).toContain('no-store');
+    expect(headers['cache-control'], where).toContain('private');
+    expect(headers['x-request-id'], where).toMatch(/^[0-9a-f-]{36}$/);
+  };
+
+  test('covers every route file there is', () => {
+    expect(routeFiles.length).toBeGreaterThanOrEqual(14);
+    expect(routeFiles).toContain(join('app/api/[...path]/route.ts'));
+  });
+
+  test('without credentials: 401 for every gated route and method, the headers on every answer', async ({
+    request,
+    sandbox,
+  }) => {
+    const ids = { collection: sandbox.demo.collections.integrated[0]!, provider: sandbox.demo.providers[0]! };
+    for (const file of routeFiles) {
+      const path = pathOf(file, ids);
+      for (const method of METHODS) {
+        const where = `${method} ${path}`;
+        const res = await request.fetch(`${E2E.gatedURL}${path}`, { method, maxRedirects: 0 });
+        expectApiHeaders(res.headers(), where);
+        if (ungated.has(path)) {
+          // Probes answer anyone; the scraper's route has a token of its own.
+          if (path === '/api/metrics' && (method === 'GET' || method === 'HEAD'))
+            expect(res.headers()['www-authenticate'], where).toBe('Bearer realm="metrics"');
+          else expect(res.status(), where).toBe(method === 'GET' || method === 'HEAD' ? 200 : 405);
+          continue;
+        }
+        expect(res.status(), where).toBe(401);
+        expect(res.headers()['www-authenticate'], where).toMatch(/^Basic realm="Collections Console"/);
+        if (method !== 'HEAD') expect((await res.json()).code, where).toBe('unauthorized');
+      }
+    }
+  });
+
+  test('with credentials: the route answers, other methods 405, an unknown path 404, headers on each', async ({
+    request,
+    sandbox,
+  }) => {
+    const ids = { collection: sandbox.demo.collections.integrated[0]!, provider: sandbox.demo.providers[0]! };
+    for (const file of routeFiles) {
+      const path = pathOf(file, ids);
+      for (const method of ['GET', 'POST', 'OPTIONS'] as const) {
+        const where = `${method} ${path}`;
+        const res = await request.fetch(`${E2E.gatedURL}${path}`, {
+          method,
+          headers: { Authorization: auth },
+          maxRedirects: 0,
+        });
+        expectApiHeaders(res.headers(), where);
+        if (path === '/api/no/such/route') {
+          expect(res.status(), where).toBe(404);
+          expect(await res.json(), where).toEqual({ status: 'error', message: 'No such API route', code: 'not_found' });
+        } else if (method !== 'GET') {
+          expect(res.status(), where).toBe(405);
+          expect(res.headers()['allow'], where).toBe('GET');
+        } else expect(res.status(), where).toBeLessThan(500);
+      }
+    }
+    const download = await request.get(`${E2E.gatedURL}/api/export/collections.csv?live=1`, {
+      headers: { Authorization: auth },
+    });
+    expect(download.headers()['cache-control']).toBe('private, no-store, no-transform');
+  });
+
+  test('a request id is the dashboard’s own, never one the client sent', async ({ request }) => {
+    for (const headers of [{}, { Authorization: auth }] as Record<string, string>[]) {
+      const res = await request.get(`${E2E.gatedURL}/api/collections?limit=1`, {
+        headers: { ...headers, 'X-Request-Id': 'forged-0000-by-the-client' },
+      });
+      expect(res.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers()['x-request-id']).not.toBe('forged-0000-by-the-client');
+    }
+  });
+
+  test('what Next answers by itself on /api carries no data and the static headers', async ({ request }) => {
+    for (const method of ['PROPFIND', 'TRACE']) {
+      const res = await request.fetch(`${E2E.gatedURL}/api/collections`, { method });
+      expect(res.status(), method).toBeGreaterThanOrEqual(400);
+      expect(await res.text(), method).not.toContain('"data"');
+      expect(res.headers()['x-content-type-options'], method).toBe('nosniff');
+      expect(res.headers()['x-frame-options'], method).toBe('DENY');
+    }
+  });
+});
+
 test.describe('fail-closed start', () => {
   const start = (env: Record<string, string>, port: number) =>
     spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], env);

@@ -24,9 +24,14 @@ function issue(requestId: string, principal: Principal): RequestContext {
   return context;
 }
 
-/** The context of a request, from its headers; throws `unauthorized` when the gate refuses. */
-export async function contextFromHeaders(requestHeaders: Headers): Promise<RequestContext> {
-  const requestId = requestHeaders.get('x-request-id') ?? crypto.randomUUID();
+/**
+ * The context of a request, from its headers; throws `unauthorized` when the gate refuses. A page's request id
+ * is the one proxy.ts set (it overwrites any the client sent); an API route passes its own.
+ */
+export async function contextFromHeaders(
+  requestHeaders: Headers,
+  requestId = requestHeaders.get('x-request-id') ?? crypto.randomUUID(),
+): Promise<RequestContext> {
   const access = await authenticate(getConfig(), {
     authorization: requestHeaders.get('authorization'),
     cookie: requestHeaders.get('cookie'),

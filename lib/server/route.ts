@@ -1,15 +1,25 @@
 import 'server-only';
 import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
-import { contextFromHeaders, type RequestContext } from './context';
+import { basicUserName, SESSION_COOKIE } from './access';
+import { recordRefused } from './audit/refused';
+import { contextFromHeaders, isAdmin, type RequestContext } from './context';
 import { AppError, failureResponse, json, methodNotAllowed, toFailure } from './errors';
+import { logger } from './logger';
 import { recordRequest } from './observability/metrics';
+import { securityHeaders } from './security-headers';
 
 /**
- * The one shape of a route handler (after dub's `withWorkspace`): parse the
- * path parameters and the query with the route's zod schemas → build the
- * request context (the access gate) → read → the seed's envelope, or the one
- * error mapper. Handlers hold no try/catch; anything but GET is a 405.
+ * The one shape of a route handler (after dub's `withWorkspace`). `/api` is not
+ * in proxy.ts's matcher (its machinery cost ~2 ms of CPU a request), so this is
+ * where an API request meets the gate, and everything the proxy gives a page is
+ * given here to every answer, whatever the method: a request id of our own (a
+ * client's `X-Request-Id` is never trusted), the access gate (401 before anything
+ * else; admins-only routes 403), the security headers and `private, no-store`.
+ * Then: parse the path parameters and the query with the route's zod schemas →
+ * read (the data layer checks the context again) → the seed's envelope, or the
+ * one error mapper. Handlers hold no try/catch; anything but GET (and HEAD,
+ * which Next answers with GET) is a 405 after the gate.
  */
 type Input<P extends z.ZodType | undefined> = P extends z.ZodType ? z.output<P> : undefined;
 
@@ -19,9 +29,15 @@ type RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined>
   subject: ErrorSubject;
   params?: P;
   query?: Q;
+  /** Admins only (contract section 10): a viewer gets 403 `forbidden_role` before the read (which checks again). */
+  admin?: boolean;
+  /** A download that streams: `no-transform` keeps a proxy's compression from holding rows back. */
+  download?: boolean;
   /** The envelope's body, or a Response of its own (a download). */
   read: (input: { params: Input<P>; query: Input<Q>; request: Request }, context: RequestContext) => Promise<unknown>;
 };
+
+type Handler = (request: Request, route?: { params: Promise<unknown> }) => Promise<Response>;
 
 function parse(schema: z.ZodType | undefined, raw: unknown, subject: ErrorSubject): unknown {
   if (!schema) return undefined;
@@ -30,25 +46,118 @@ function parse(schema: z.ZodType | undefined, raw: unknown, subject: ErrorSubjec
   throw new AppError('bad_request', result.error.issues[0]?.message ?? AppError.of('bad_request', subject).message);
 }
 
+const hasSessionCookie = (cookie: string | null) =>
+  cookie !== null && cookie.split(';').some((part) => part.trimStart().startsWith(`${SESSION_COOKIE}=`));
+
+/** Gives an /api answer what proxy.ts gives a page: the security headers, the request id, no-store. */
+function finish(request: Request, requestId: string, response: Response, download = false): Response {
+  const https =
+    request.url.startsWith('https:') || request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+  const headers = {
+    ...securityHeaders({
+      nonce: Buffer.from(crypto.randomUUID()).toString('base64'),
+      dev: process.env.NODE_ENV === 'development',
+      https,
+    }),
+    'X-Request-Id': requestId,
+    'Cache-Control': download ? 'private, no-store, no-transform' : 'private, no-store',
+  };
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * The access gate of an API request: the context, or a refusal that is logged and, when credentials were
+ * brought and failed, audited (a request with none is someone not signed in yet).
+ */
+async function gate(request: Request, requestId: string, admin: boolean): Promise<RequestContext> {
+  const path = new URL(request.url).pathname;
+  let context: RequestContext;
+  try {
+    context = await contextFromHeaders(request.headers, requestId);
+  } catch (error) {
+    logger.warn({ requestId, path, action: 'access_denied' }, 'access denied');
+    const authorization = request.headers.get('authorization');
+    if (authorization || hasSessionCookie(request.headers.get('cookie')))
+      recordRefused(requestId, basicUserName(authorization), path, 'unauthorized');
+    throw error;
+  }
+  if (admin && !isAdmin(context)) {
+    const name = context.principal.name;
+    logger.warn({ requestId, path, user: name, action: 'access_denied' }, 'admins only');
+    recordRefused(requestId, name, path, 'forbidden_role');
+    throw AppError.of('forbidden_role', 'collections');
+  }
+  return context;
+}
+
+/**
+ * Runs `answer` behind the gate and gives whatever comes out (the answer, or the failure in the contract's
+ * envelope) the request id, the security headers and no-store.
+ */
+function gated(
+  options: { route: string; subject: ErrorSubject; admin?: boolean; download?: boolean },
+  answer: (request: Request, context: RequestContext, route?: { params: Promise<unknown> }) => Promise<Response>,
+): Handler {
+  return async (request, route) => {
+    const requestId = crypto.randomUUID();
+    const started = performance.now();
+    let response: Response;
+    try {
+      const context = await gate(request, requestId, options.admin ?? false);
+      response = await answer(request, context, route);
+    } catch (error) {
+      response = failureResponse(toFailure(error, options.subject, requestId));
+    }
+    finish(request, requestId, response, options.download);
+    recordRequest(options.route, request.method, response.status, (performance.now() - started) / 1000);
+    return response;
+  };
+}
+
+/** Every method a route file exports: GET as given, HEAD by Next from GET, the rest 405 (behind the gate too). */
+function methods(spec: { route: string; subject: ErrorSubject; admin?: boolean }, GET: Handler) {
+  const refuse = gated(spec, async () => methodNotAllowed());
+  return { GET, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: refuse };
+}
+
 export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
   spec: RouteSpec<P, Q>,
 ) {
-  async function GET(request: Request, route: { params: Promise<unknown> }) {
-    const requestId = request.headers.get('x-request-id') ?? undefined;
-    const started = performance.now();
-    const done = (response: Response) => {
-      recordRequest(spec.route, 'GET', response.status, (performance.now() - started) / 1000);
-      return response;
+  const GET = gated(spec, async (request, context, route) => {
+    const params = parse(spec.params, await route?.params, spec.subject) as Input<P>;
+    const query = parse(spec.query, new URL(request.url).searchParams, spec.subject) as Input<Q>;
+    const result = await spec.read({ params, query, request }, context);
+    return result instanceof Response ? result : json(result);
+  });
+  return methods(spec, GET);
+}
+
+/** Any other /api path: the gate first (401), then 404 in the contract's envelope, whatever the method. */
+export function unknownApiRoute() {
+  const missing = gated({ route: '/api/[...path]', subject: 'collections' }, async () => {
+    throw new AppError('not_found', 'No such API route');
+  });
+  return { GET: missing, POST: missing, PUT: missing, PATCH: missing, DELETE: missing, OPTIONS: missing };
+}
+
+/**
+ * A route outside the user gate (probes, the metrics scraper with its own token): the same headers, request
+ * id and no-store on every answer, and 405 for other methods. Not counted in the request metrics, as before.
+ */
+export function openRoute(read: (request: Request) => Promise<Response> | Response) {
+  const open =
+    (answer: (request: Request) => Promise<Response> | Response): Handler =>
+    async (request) => {
+      const requestId = crypto.randomUUID();
+      let response: Response;
+      try {
+        response = await answer(request);
+      } catch (error) {
+        response = failureResponse(toFailure(error, 'collections', requestId));
+      }
+      return finish(request, requestId, response);
     };
-    try {
-      const params = parse(spec.params, await route.params, spec.subject) as Input<P>;
-      const query = parse(spec.query, new URL(request.url).searchParams, spec.subject) as Input<Q>;
-      const context = await contextFromHeaders(request.headers);
-      const result = await spec.read({ params, query, request }, context);
-      return done(result instanceof Response ? result : json(result));
-    } catch (error) {
-      return done(failureResponse(toFailure(error, spec.subject, requestId)));
-    }
-  }
-  return { GET, POST: methodNotAllowed, PUT: methodNotAllowed, PATCH: methodNotAllowed, DELETE: methodNotAllowed };
+  const refuse = open(methodNotAllowed);
+  return { GET: open(read), POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: refuse };
 }

@@ -11,9 +11,10 @@ const auditQuery = z.instanceof(URLSearchParams).transform((search, ctx) => {
 });
 
 /** `GET /api/audit` (admins): the audit log, filtered and paginated (contract section 10). */
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/audit',
   subject: 'collections',
+  admin: true,
   query: auditQuery,
   read: ({ query }, context) => readAudit(context, query),
 });

@@ -2,7 +2,7 @@ import { listQuery } from '@/lib/api/inputs';
 import { collectionsPage } from '@/lib/server/search-index/reads';
 import { apiRoute } from '@/lib/server/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/collections',
   subject: 'collections',
   query: listQuery,

@@ -3,7 +3,7 @@ import { driftReport } from '@/lib/server/observability/drift';
 import { apiRoute } from '@/lib/server/route';
 
 /** `GET /api/drift` (gated): fields and open-set values the upstream sends that the seed does not describe. */
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/drift',
   subject: 'collections',
   read: async (_input, context) => {

@@ -1,12 +1,10 @@
 import pkg from '@/package.json';
+import { openRoute } from '@/lib/server/route';
 
 /**
  * `GET /api/health` (liveness; not gated): the process answers. No upstream
  * call, nothing but `ok` and the version (contract section 11).
  */
-export function GET() {
-  return Response.json(
-    { status: 'success', message: 'ok', data: { version: pkg.version } },
-    { headers: { 'Cache-Control': 'no-store' } },
-  );
-}
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = openRoute(() =>
+  Response.json({ status: 'success', message: 'ok', data: { version: pkg.version } }),
+);

@@ -2,13 +2,14 @@ import { sameSecret } from '@/lib/server/access';
 import { getConfig } from '@/lib/server/env';
 import { metricsRegistry } from '@/lib/server/observability/metrics';
 import { registerScrapeGauges } from '@/lib/server/observability/gauges';
+import { openRoute } from '@/lib/server/route';
 
 /**
  * `GET /api/metrics`: Prometheus text, for `Authorization: Bearer <METRICS_TOKEN>`;
  * 404 when METRICS_TOKEN is unset (nothing is recorded then), 401 with a wrong
  * token (compared in constant time).
  */
-export async function GET(request: Request) {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = openRoute(async (request) => {
   const token = getConfig().metricsToken;
   if (!token) return new Response('Not found', { status: 404 });
   const given = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
@@ -17,6 +18,6 @@ export async function GET(request: Request) {
   registerScrapeGauges();
   const registry = metricsRegistry();
   return new Response(await registry.metrics(), {
-    headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
+    headers: { 'Content-Type': registry.contentType },
   });
-}
+});

@@ -2,7 +2,7 @@ import { overviewQuery } from '@/lib/api/inputs';
 import { apiRoute } from '@/lib/server/route';
 import { indexOverview } from '@/lib/server/search-index/reads';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/overview',
   subject: 'collections',
   query: overviewQuery,

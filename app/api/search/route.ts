@@ -2,7 +2,7 @@ import { searchQuery } from '@/lib/api/inputs';
 import { apiRoute } from '@/lib/server/route';
 import { searchCollections } from '@/lib/server/search-index/reads';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/search',
   subject: 'collections',
   query: searchQuery,

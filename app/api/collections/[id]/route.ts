@@ -2,7 +2,7 @@ import { collectionIdParams } from '@/lib/api/inputs';
 import { viewCollection } from '@/lib/server/views';
 import { apiRoute } from '@/lib/server/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/collections/[id]',
   subject: 'collection',
   params: collectionIdParams,

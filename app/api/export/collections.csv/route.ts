@@ -2,9 +2,10 @@ import { exportQuery } from '@/lib/api/inputs';
 import { exportCollections } from '@/lib/server/export/export';
 import { apiRoute } from '@/lib/server/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/export/collections.csv',
   subject: 'collections',
+  download: true,
   query: exportQuery,
   read: ({ query, request }, context) => exportCollections(context, query, request.signal),
 });

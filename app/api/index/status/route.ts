@@ -1,7 +1,7 @@
 import { apiRoute } from '@/lib/server/route';
 import { indexStatus } from '@/lib/server/search-index/reads';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/index/status',
   subject: 'collections',
   read: (_, context) => indexStatus(context),

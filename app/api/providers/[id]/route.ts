@@ -2,7 +2,7 @@ import { providerIdParams } from '@/lib/api/inputs';
 import { viewProvider } from '@/lib/server/views';
 import { apiRoute } from '@/lib/server/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/providers/[id]',
   subject: 'provider',
   params: providerIdParams,
