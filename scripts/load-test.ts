@@ -5,9 +5,10 @@
  * sandbox. Exits non-zero when any rule breaks:
  *   - normal upstream: zero errors; a second identical round does not grow memory further;
  *   - slow upstream: every request ends in 200 or 504, none past the deadline.
+ * LOAD_TEST_OUT=<file> also writes the figures as JSON (`npm run bench` reports them).
  */
 import autocannon from 'autocannon';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { exited, runBin } from './run-bin.mjs';
 import { rssMb, serverPid, sleep, waitFor } from './server-processes';
@@ -82,20 +83,25 @@ async function main() {
   // Two identical rounds: V8 keeps heap it grew into under 50 concurrent requests, so "back
   // to baseline" is judged as "a second round does not grow it further" (a leak would).
   const rounds: number[] = [];
+  const peaks: number[] = [];
   for (const round of [1, 2]) {
+    let peak = 0;
     for (const [label, path] of [
       ['list limit=100', '/api/collections?limit=100'],
       ['detail', `/api/collections/${id}`],
     ] as const) {
       const r = await blast(`${label} (round ${round})`, path, 10_000, pid);
+      peak = Math.max(peak, r.peakRssMb);
       if (r.errors || r.timeouts || r.non2xx)
         failures.push(`${label}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
     }
+    peaks.push(peak);
     await sleep(5000);
     rounds.push(rssMb(pid));
     console.log(`RSS after round ${round}: ${rounds.at(-1)!.toFixed(0)} MB (baseline ${baseline.toFixed(0)} MB)`);
   }
   results.afterRoundsRssMb = rounds.map(Math.round);
+  results.peakRssMbByRound = peaks;
   if (rounds[1]! > rounds[0]! * 1.15 + 30)
     failures.push(
       `memory kept growing: ${rounds.map((r) => r.toFixed(0)).join(' MB, then ')} MB after two identical rounds`,
@@ -119,6 +125,7 @@ async function main() {
   }
 
   console.log(JSON.stringify(results, null, 2));
+  if (process.env.LOAD_TEST_OUT) writeFileSync(process.env.LOAD_TEST_OUT, JSON.stringify({ results, failures }));
   if (failures.length) throw new Error(failures.join('\n'));
   console.log('load test: all rules held');
 }
