@@ -132,18 +132,9 @@ export function createQueries(store: IndexStore) {
     if (filters.currency?.length) q = q.where('collections.currency', 'in', filters.currency);
     if (filters.createdFrom) q = q.where('collections.created_at', '>=', `${filters.createdFrom}T00:00:00.000Z`);
     if (filters.createdTo) q = q.where('collections.created_at', '<=', `${filters.createdTo}T23:59:59.999Z`);
-    if (filters.completedFrom || filters.completedTo) {
-      // Completion times live with the details: the completed ones in the range, by their own index.
-      let completed = db
-        .selectFrom('collection_details')
-        .select('collection_details.id')
-        .where('collection_details.account', '=', account);
-      if (filters.completedFrom)
-        completed = completed.where('collection_details.completed_at', '>=', `${filters.completedFrom}T00:00:00.000Z`);
-      if (filters.completedTo)
-        completed = completed.where('collection_details.completed_at', '<=', `${filters.completedTo}T23:59:59.999Z`);
-      q = q.where('collections.id', 'in', completed);
-    }
+    // On the narrow row, read through its own partial index (migration 0008).
+    if (filters.completedFrom) q = q.where('collections.completed_at', '>=', `${filters.completedFrom}T00:00:00.000Z`);
+    if (filters.completedTo) q = q.where('collections.completed_at', '<=', `${filters.completedTo}T23:59:59.999Z`);
     if (filters.amountMin !== undefined) q = q.where('collections.amount_value', '>=', filters.amountMin);
     if (filters.amountMax !== undefined) q = q.where('collections.amount_value', '<=', filters.amountMax);
     return q as Q;

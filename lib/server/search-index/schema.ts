@@ -49,6 +49,8 @@ export type IndexDatabase = {
     /** ISO 8601 UTC with milliseconds (`toISOString()`), so text order is time order. */
     created_at: string;
     updated_at: string;
+    /** As in the details, here too: the completion-date filter reads it from one partial index. */
+    completed_at: string | null;
     /** When the upstream last showed this record (scan, poll or a live read). */
     seen_at: string;
   };

@@ -2,13 +2,14 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { defaults, filterSchema } from '@/lib/api/list-state';
 import { sampleCollection } from '@/lib/testing/samples';
 import { storeKinds } from '@/lib/testing/stores';
 import { blindKeys } from './blind';
+import { migrationProvider } from './migrations';
 import { createQueries } from './queries';
 import { openIndexStore, type IndexStore } from './store';
 
@@ -165,6 +166,32 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(ids(await list({ completedFrom: '2026-11-06' }))).toEqual(['pay_8', 'pay_7', 'pay_6']);
       expect(ids(await list({ completedTo: '2026-11-05', status: ['completed'] }))).toEqual(['pay_5']);
       expect((await list({ completedFrom: '2026-11-08' })).count).toBe(0);
+    });
+
+    it('finds completed records written before the completion time moved to the narrow rows (migration 0008)', async () => {
+      const completedAt = '2026-11-05T08:00:00.000Z';
+      await store.upsert([collection('pay_9', { status: 'completed', completedAt })], '2026-11-20T00:00:00.000Z');
+      const migrator = new Migrator({ db: store.db as Kysely<unknown>, provider: migrationProvider });
+      // Back to the schema before it: the narrow rows lose the column, the details keep the time.
+      expect((await migrator.migrateTo('0007-drift')).error).toBeUndefined();
+      const columns = async () =>
+        (await store.db.introspection.getTables()).find((t) => t.name === 'collections')!.columns.map((c) => c.name);
+      expect(await columns()).not.toContain('completed_at');
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await columns()).toContain('completed_at');
+      expect(ids(await list({ completedFrom: '2026-11-05', completedTo: '2026-11-05' }))).toEqual(['pay_9']);
+      expect((await list({ completedFrom: '1700-01-01' })).count).toBe(1);
+    });
+
+    it('rewrites a record whose completion time alone changed (the narrow row is compared with it)', async () => {
+      const record = { status: 'completed', updatedAt: '2026-11-10T00:00:00.000Z' };
+      await store.upsert([collection('pay_9', { ...record, completedAt: null })], '2026-11-20T00:00:00.000Z');
+      expect((await list({ completedFrom: '1700-01-01' })).count).toBe(0);
+      await store.upsert(
+        [collection('pay_9', { ...record, completedAt: '2026-11-09T00:00:00.000Z' })],
+        '2026-11-21T00:00:00.000Z',
+      );
+      expect(ids(await list({ completedFrom: '2026-11-09', completedTo: '2026-11-09' }))).toEqual(['pay_9']);
     });
 
     it('sorts by amount both ways and pages without repeats', async () => {

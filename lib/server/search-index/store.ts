@@ -72,6 +72,7 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
       currency: c.amount.currency,
       created_at: iso(c.createdAt)!,
       updated_at: iso(c.updatedAt)!,
+      completed_at: iso(c.completedAt),
       seen_at: seenAt,
     },
     details: {
@@ -159,6 +160,7 @@ async function writeSlice(
           currency: eb.ref('excluded.currency'),
           created_at: eb.ref('excluded.created_at'),
           updated_at: eb.ref('excluded.updated_at'),
+          completed_at: eb.ref('excluded.completed_at'),
           seen_at: eb.ref('excluded.seen_at'),
         })),
       )
@@ -373,7 +375,16 @@ export async function openIndexStore(options: {
         // `seen_at` (one cheap statement); the rest are sealed, tokenised and written.
         const stored = await db
           .selectFrom('collections')
-          .select(['id', 'status', 'amount_value', 'currency', 'updated_at', 'reference_key', 'created_at'])
+          .select([
+            'id',
+            'status',
+            'amount_value',
+            'currency',
+            'updated_at',
+            'reference_key',
+            'created_at',
+            'completed_at',
+          ])
           .where('account', '=', account)
           .where(
             'id',
@@ -390,6 +401,7 @@ export async function openIndexStore(options: {
             Number(r.amount_value) === c.amount.value &&
             r.currency === c.amount.currency &&
             r.updated_at === iso(c.updatedAt) &&
+            r.completed_at === iso(c.completedAt) &&
             r.reference_key === referenceKey(c.reference)
           );
         };
