@@ -214,6 +214,8 @@ describe.each(storeKinds())('on $name', (kind) => {
 
   describe('the store', () => {
     it('hides rows a completed scan did not see', async () => {
+      // A scan began (the sync records when): what it sees from then on is marked.
+      await store.saveState({ scan_started_at: '2026-11-21T00:00:00.000Z' });
       await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
       expect(await store.removeUnseen('2026-11-21T00:00:00.000Z')).toBe(3);
       // Their contact tokens went with them.
@@ -234,8 +236,15 @@ describe.each(storeKinds())('on $name', (kind) => {
       const seen = () =>
         store.db.selectFrom('collections').select('seen_at').where('id', '=', 'pay_1').executeTakeFirstOrThrow();
       const before = await sealed();
+      // No scan running: nothing asks whether it was seen, so nothing is written at all.
+      await store.upsert([RECORDS[0]!], '2026-11-20T12:00:00.000Z');
+      expect((await seen()).seen_at).toBe('2026-11-20T00:00:00.000Z');
+      // A scan running: marked once, and not again while it stays seen since the scan began.
+      await store.saveState({ scan_started_at: '2026-11-20T23:00:00.000Z' });
       await store.upsert([RECORDS[0]!], '2026-11-21T00:00:00.000Z');
       expect(await sealed()).toEqual(before);
+      expect((await seen()).seen_at).toBe('2026-11-21T00:00:00.000Z');
+      await store.upsert([RECORDS[0]!], '2026-11-21T06:00:00.000Z');
       expect((await seen()).seen_at).toBe('2026-11-21T00:00:00.000Z');
       const paid = collection('pay_1', { ...RECORDS[0], status: 'completed', updatedAt: '2026-11-21T10:00:00.000Z' });
       await store.upsert([paid], '2026-11-22T00:00:00.000Z');

@@ -371,27 +371,31 @@ export async function openIndexStore(options: {
         // The same id twice in one batch (a page that shifted): the last one wins.
         const unique = [...new Map(records.map((c) => [c.id, c])).values()];
         if (!unique.length) return;
-        // Most records a rescan or a live read meets are as the index has them: those only get
-        // `seen_at` (one cheap statement); the rest are sealed, tokenised and written.
-        const stored = await db
-          .selectFrom('collections')
-          .select([
-            'id',
-            'status',
-            'amount_value',
-            'currency',
-            'updated_at',
-            'reference_key',
-            'created_at',
-            'completed_at',
-          ])
-          .where('account', '=', account)
-          .where(
-            'id',
-            'in',
-            unique.map((c) => c.id),
-          )
-          .execute();
+        // Most records a rescan or a live read meets are as the index has them: those at most get
+        // `seen_at` (one statement); the rest are sealed, tokenised and written.
+        const [stored, sync] = await Promise.all([
+          db
+            .selectFrom('collections')
+            .select([
+              'id',
+              'status',
+              'amount_value',
+              'currency',
+              'updated_at',
+              'reference_key',
+              'created_at',
+              'completed_at',
+              'seen_at',
+            ])
+            .where('account', '=', account)
+            .where(
+              'id',
+              'in',
+              unique.map((c) => c.id),
+            )
+            .execute(),
+          db.selectFrom('sync_state').select('scan_started_at').where('account', '=', account).executeTakeFirst(),
+        ]);
         const known = new Map(stored.map((r) => [r.id, r]));
         const same = (c: Collection) => {
           const r = known.get(c.id);
@@ -405,7 +409,13 @@ export async function openIndexStore(options: {
             r.reference_key === referenceKey(c.reference)
           );
         };
-        const unchanged = unique.filter(same).map((c) => c.id);
+        // `seen_at` only answers "seen since the running scan began?" (what a completed scan did not see
+        // since its start is removed), so only records not seen since then are marked, and with no scan
+        // running none are: a live list page re-read no longer writes 100 rows (~1 ms of CPU a request).
+        const scanStart = sync?.scan_started_at ?? null;
+        const unchanged = unique
+          .filter((c) => same(c) && scanStart !== null && known.get(c.id)!.seen_at < scanStart)
+          .map((c) => c.id);
         if (unchanged.length) {
           await db
             .updateTable('collections')
