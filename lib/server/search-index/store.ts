@@ -397,18 +397,22 @@ export async function openIndexStore(options: {
           db.selectFrom('sync_state').select('scan_started_at').where('account', '=', account).executeTakeFirst(),
         ]);
         const known = new Map(stored.map((r) => [r.id, r]));
-        const same = (c: Collection) => {
+        // A stored time equal to the upstream's text needs no Date (the usual case: both are ISO with ms).
+        const sameTime = (stored: string | null, given: string | null) => stored === given || stored === iso(given);
+        const isSame = (c: Collection) => {
           const r = known.get(c.id);
           return (
             r !== undefined &&
             r.status === c.status &&
             Number(r.amount_value) === c.amount.value &&
             r.currency === c.amount.currency &&
-            r.updated_at === iso(c.updatedAt) &&
-            r.completed_at === iso(c.completedAt) &&
+            sameTime(r.updated_at, c.updatedAt) &&
+            sameTime(r.completed_at, c.completedAt) &&
             r.reference_key === referenceKey(c.reference)
           );
         };
+        const sameIds = new Set(unique.filter(isSame).map((c) => c.id));
+        const same = (c: Collection) => sameIds.has(c.id);
         // `seen_at` only answers "seen since the running scan began?" (what a completed scan did not see
         // since its start is removed), so only records not seen since then are marked, and with no scan
         // running none are: a live list page re-read no longer writes 100 rows (~1 ms of CPU a request).
