@@ -76,20 +76,52 @@ type NarrowRow = Pick<
 >;
 
 export function createQueries(store: IndexStore) {
-  const { db, account, accountKey, keys } = store;
+  const { db, dialect, account, accountKey, keys } = store;
 
-  const tokenIds = (kind: TokenKind, tokens: string[]) => {
-    const query = db
+  const tokenIds = (kind: TokenKind, token: string) =>
+    db
       .selectFrom('contact_tokens')
       .select('contact_tokens.id')
       .where('contact_tokens.account', '=', account)
       .where('contact_tokens.kind', '=', kind)
-      .where('contact_tokens.token', 'in', tokens);
-    // Every name token must match (in any order): group by record, count the distinct tokens it has.
-    return tokens.length > 1
-      ? query.groupBy('contact_tokens.id').having(sql`count(distinct contact_tokens.token)`, '=', tokens.length)
-      : query;
-  };
+      .where('contact_tokens.token', '=', token);
+
+  /**
+   * Ids holding every one of these name tokens, in any order. Each token is one key range of the primary
+   * key, read in id order, so the ranges are intersected by merging, never by grouping: at 1,000,000
+   * collections a common first and last name (~40,000 ids each) took 45 ms in SQLite and 115 ms in
+   * PostgreSQL grouped and counted in a temporary tree; merged, 18 and 20 ms. SQLite merges an INTERSECT
+   * (wrapped, so it stays one arm of the search's UNION ALL: compound operators associate left);
+   * PostgreSQL merge-joins the ranges (its INTERSECT hashes both sides: 34 ms).
+   */
+  function allNameTokens(tokens: string[]) {
+    const [first, ...rest] = [...new Set(tokens)];
+    if (!rest.length) return tokenIds('name', first!);
+    if (dialect === 'sqlite') {
+      let intersection = tokenIds('name', first!);
+      for (const token of rest) intersection = intersection.intersect(tokenIds('name', token));
+      return db.selectFrom(intersection.as('named')).select('named.id');
+    }
+    type Joined = SelectQueryBuilder<IndexDatabase & Record<string, IndexDatabase['contact_tokens']>, string, object>;
+    let joined = db
+      .selectFrom('contact_tokens as t0')
+      .where('t0.account', '=', account)
+      .where('t0.kind', '=', 'name')
+      .where('t0.token', '=', first!) as unknown as Joined;
+    rest.forEach((token, i) => {
+      const t = `t${i + 1}`;
+      joined = joined.innerJoin(`contact_tokens as ${t}`, (join) =>
+        join
+          .onRef(`${t}.id`, '=', 't0.id')
+          .on(`${t}.account`, '=', account)
+          .on(`${t}.kind`, '=', 'name')
+          .on(`${t}.token`, '=', token),
+      ) as Joined;
+    });
+    return (joined as unknown as SelectQueryBuilder<IndexDatabase & { t0: IndexDatabase['contact_tokens'] }, 't0', object>).select(
+      't0.id',
+    );
+  }
 
   /**
    * Every id a plan matches, one arm per kind, as one UNION ALL: each arm reads its own index. (A plain
@@ -112,15 +144,10 @@ export function createQueries(store: IndexStore) {
             .where('collections.account', '=', account)
             .where('collections.id', '=', plan.id)
         : null,
-      plan.email ? tokenIds('email', [keys.token('email', plan.email)]) : null,
-      plan.phone ? tokenIds('phone', [keys.token('phone', plan.phone)]) : null,
-      plan.last4 ? tokenIds('last4', [keys.token('last4', plan.last4)]) : null,
-      plan.names.length
-        ? tokenIds(
-            'name',
-            plan.names.map((n) => keys.token('name', n)),
-          )
-        : null,
+      plan.email ? tokenIds('email', keys.token('email', plan.email)) : null,
+      plan.phone ? tokenIds('phone', keys.token('phone', plan.phone)) : null,
+      plan.last4 ? tokenIds('last4', keys.token('last4', plan.last4)) : null,
+      plan.names.length ? allNameTokens(plan.names.map((n) => keys.token('name', n))) : null,
     ];
     for (const arm of arms) if (arm) union = union.unionAll(arm);
     return union;

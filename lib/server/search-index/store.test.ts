@@ -96,6 +96,24 @@ describe.each(storeKinds())('on $name', (kind) => {
       for (const hit of page.data) expect(hit.matched).toContain(field);
     });
 
+    it('finds a record only when it has every name token typed, however many and however often', async () => {
+      await store.upsert(
+        [
+          collection('pay_5', {
+            reference: 'ORD-NAMES',
+            contact: contact('Mary Ann', 'Okafor-Smith', 'mary@example.com', '+234 802 000 0001'),
+            createdAt: '2026-11-05T10:00:00.000Z',
+          }),
+        ],
+        '2026-11-20T00:00:00.000Z',
+      );
+      expect(ids(await search('smith OKAFOR mary ann'))).toEqual(['pay_5']);
+      expect(ids(await search('okafor zoe okafor'))).toEqual(['pay_1']);
+      expect(ids(await search('okafor'))).toEqual(['pay_5', 'pay_3', 'pay_1']);
+      expect((await search('mary ann zoe')).count).toBe(0);
+      expect((await search('okafor hopper')).count).toBe(0);
+    });
+
     it('returns the contact name for display, decrypted', async () => {
       const page = await search('grace@example.com');
       expect(page.data[0]).toMatchObject({ id: 'pay_4', contact: { firstName: 'Grace', lastName: 'Hopper' } });
