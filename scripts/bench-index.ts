@@ -105,10 +105,15 @@ export async function benchIndex(options: {
   const rssStart = rssMb(pid);
   let rssPeak = rssStart;
   let last: Status = await status(base);
+  // How long the server kept a request waiting while it synced (the end of a scan included: it prunes,
+  // deletes what the scan did not see and refreshes the planner's statistics).
+  let slowest = 0;
   while (last.state !== 'ready') {
     await sleep(1000);
     rssPeak = Math.max(rssPeak, rssMb(pid));
+    const asked = performance.now();
     last = await status(base);
+    slowest = Math.max(slowest, performance.now() - asked);
     if (last.state === 'error' || last.state === 'off') throw new Error(`index ${last.state} during the sync`);
   }
   const syncS = (performance.now() - started) / 1000;
@@ -119,6 +124,7 @@ export async function benchIndex(options: {
   report.fact(`index: full sync of ${last.indexed.toLocaleString('en')} collections`, round(syncS / 60, 2), 'min');
   report.fact('index: sync rate', Math.round(last.indexed / syncS), 'rows/s');
   report.fact('index: dashboard RSS growth during the sync', Math.round(rssPeak - rssStart), 'MB');
+  report.fact('index: slowest /api/index/status answer during the sync', Math.round(slowest), 'ms');
   report.fact('index: size on disk', round(bytes / 2 ** 20, 0), 'MiB');
 
   // The figures users meet come from a server syncing at its default pace (5 rps), not a bulk load.

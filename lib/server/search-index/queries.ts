@@ -118,9 +118,9 @@ export function createQueries(store: IndexStore) {
           .on(`${t}.token`, '=', token),
       ) as Joined;
     });
-    return (joined as unknown as SelectQueryBuilder<IndexDatabase & { t0: IndexDatabase['contact_tokens'] }, 't0', object>).select(
-      't0.id',
-    );
+    return (
+      joined as unknown as SelectQueryBuilder<IndexDatabase & { t0: IndexDatabase['contact_tokens'] }, 't0', object>
+    ).select('t0.id');
   }
 
   /**

@@ -281,6 +281,17 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(ids(await search('okafor zoe'))).toEqual(['pay_1']);
     });
 
+    onSqlite(
+      'refreshes the planner statistics from a sample (a full ANALYZE of 1M rows held the loop 20 s)',
+      async () => {
+        await store.analyze();
+        const limit = (await sql<{ analysis_limit: number }>`PRAGMA analysis_limit`.execute(store.db)).rows[0]!;
+        expect(limit.analysis_limit).toBeGreaterThan(0);
+        const stats = await sql<{ tbl: string }>`SELECT tbl FROM sqlite_stat1`.execute(store.db);
+        expect(stats.rows.map((r) => r.tbl)).toEqual(expect.arrayContaining(['collections', 'contact_tokens']));
+      },
+    );
+
     onSqlite('reports a full disk from a write as SQLITE_FULL (what the service turns into "off")', async () => {
       const { page_count: pages } = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(store.db)).rows[0]!;
       await sql.raw(`PRAGMA max_page_count = ${pages + 2}`).execute(store.db);
