@@ -114,6 +114,14 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect((await search('okafor hopper')).count).toBe(0);
     });
 
+    it('counts every match on each page of a search, and past its last page', async () => {
+      const paged = (page: number) => createQueries(store).search('okafor', noFilters, page, 1);
+      const [first, second, past] = await Promise.all([paged(1), paged(2), paged(3)]);
+      expect([ids(first), ids(second), ids(past)]).toEqual([['pay_3'], ['pay_1'], []]);
+      expect([first.count, second.count, past.count]).toEqual([2, 2, 2]);
+      expect(second.data[0]!.matched).toEqual(['name']);
+    });
+
     it('returns the contact name for display, decrypted', async () => {
       const page = await search('grace@example.com');
       expect(page.data[0]).toMatchObject({ id: 'pay_4', contact: { firstName: 'Grace', lastName: 'Hopper' } });
