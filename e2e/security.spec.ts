@@ -84,6 +84,9 @@ test.describe('access gate (DASHBOARD_USERS)', () => {
     { name: 'detail page RSC', path: (id) => `/collections/${id}?_rsc=abc`, headers: { RSC: '1' } },
     { name: 'encoded path', path: () => '/%63ollections' },
     { name: 'encoded api path', path: () => '/api/%63ollections' },
+    { name: 'encoded api segment', path: () => '/%61pi/collections' },
+    { name: 'encoded slash after api', path: () => '/api%2Fcollections' },
+    { name: 'api RSC request', path: () => '/api/collections?_rsc=1', headers: { RSC: '1' } },
     { name: 'upper-case path', path: () => '/COLLECTIONS' },
     { name: 'double slash', path: () => '//api/collections' },
     { name: 'api trailing slash', path: () => '/api/collections/' },
@@ -325,11 +328,15 @@ test.describe('security headers', () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
-  test('sends HSTS behind HTTPS', async ({ request }) => {
-    const res = await request.get('/collections', { headers: { 'X-Forwarded-Proto': 'https' } });
-    expect(res.headers()['strict-transport-security']).toMatch(/max-age=\d+/);
-    const plain = await request.get('/collections');
-    expect(plain.headers()['strict-transport-security']).toBeUndefined();
+  test('sends HSTS behind HTTPS, on pages and on /api (set there by the routes, outside the proxy)', async ({
+    request,
+  }) => {
+    for (const path of ['/collections', '/api/collections?limit=1', '/api/no/such/route', '/api/health']) {
+      const res = await request.get(path, { headers: { 'X-Forwarded-Proto': 'https' } });
+      expect(res.headers()['strict-transport-security'], path).toMatch(/max-age=\d+/);
+      const plain = await request.get(path);
+      expect(plain.headers()['strict-transport-security'], path).toBeUndefined();
+    }
   });
 
   test('the dashboard cannot be framed', async ({ page }) => {

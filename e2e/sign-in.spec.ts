@@ -171,6 +171,7 @@ test.describe('roles and the audit log', () => {
 
   test('every data route writes one entry under the user, and an admin finds who viewed a record and who searched for an e-mail', async ({
     browser,
+    request,
     sandbox,
   }) => {
     test.slow(); // two people sign in
@@ -225,6 +226,26 @@ test.describe('roles and the audit log', () => {
     expect(JSON.stringify(mine.data)).not.toContain(email);
     const searched = await log(`searched=${encodeURIComponent(email.toUpperCase())}`);
     expect(searched.data.map((e) => e.user)).toContain('grace@example.com');
+
+    // Refused requests are entries too, written by the /api routes' own gate (outside the proxy): the viewer
+    // asking for the audit log, and a session cookie that does not open.
+    const forbidden = await viewer.request.get('/api/audit');
+    expect(forbidden.status()).toBe(403);
+    const forged = await request.get('/api/collections?limit=1', {
+      headers: { Cookie: `${SESSION}=not-a-sealed-session` },
+    });
+    expect(forged.status()).toBe(401);
+    await expect
+      .poll(async () =>
+        (await log('action=access_denied&limit=100')).data
+          .filter((e) => [forbidden, forged].some((r) => r.headers()['x-request-id'] === e.requestId))
+          .map(({ user, action, target, outcome }) => ({ user, action, target, outcome }))
+          .sort((a, b) => a.outcome.localeCompare(b.outcome)),
+      )
+      .toEqual([
+        { user: 'grace@example.com', action: 'access_denied', target: '/api/audit', outcome: 'forbidden_role' },
+        { user: 'anonymous', action: 'access_denied', target: '/api/collections', outcome: 'unauthorized' },
+      ]);
 
     // The page: "who viewed pay_…", by the record's id.
     await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
