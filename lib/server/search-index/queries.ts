@@ -3,7 +3,16 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
 import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
-import { nameTokens, normaliseEmail, phoneDigits, referenceKey, sealAad, type TokenKind } from './blind';
+import {
+  manyNameWords,
+  namePair,
+  nameTokens,
+  normaliseEmail,
+  phoneDigits,
+  referenceKey,
+  sealAad,
+  type TokenKind,
+} from './blind';
 import { createOverview } from './overview';
 import type { IndexDatabase } from './schema';
 import type { IndexStore } from './store';
@@ -87,26 +96,26 @@ export function createQueries(store: IndexStore) {
       .where('contact_tokens.token', '=', token);
 
   /**
-   * Ids holding every one of these name tokens, in any order. Each token is one key range of the primary
-   * key, read in id order, so the ranges are intersected by merging, never by grouping: at 1,000,000
+   * Ids holding every one of these tokens of a kind, in any order. Each token is one key range of the
+   * primary key, read in id order, so the ranges are intersected by merging, never by grouping: at 1,000,000
    * collections a common first and last name (~40,000 ids each) took 45 ms in SQLite and 115 ms in
    * PostgreSQL grouped and counted in a temporary tree; merged, 18 and 20 ms. SQLite merges an INTERSECT
    * (wrapped, so it stays one arm of the search's UNION ALL: compound operators associate left);
    * PostgreSQL merge-joins the ranges (its INTERSECT hashes both sides: 34 ms).
    */
-  function allNameTokens(tokens: string[]) {
+  function allTokens(kind: TokenKind, tokens: string[]) {
     const [first, ...rest] = [...new Set(tokens)];
-    if (!rest.length) return tokenIds('name', first!);
+    if (!rest.length) return tokenIds(kind, first!);
     if (dialect === 'sqlite') {
-      let intersection = tokenIds('name', first!);
-      for (const token of rest) intersection = intersection.intersect(tokenIds('name', token));
+      let intersection = tokenIds(kind, first!);
+      for (const token of rest) intersection = intersection.intersect(tokenIds(kind, token));
       return db.selectFrom(intersection.as('named')).select('named.id');
     }
     type Joined = SelectQueryBuilder<IndexDatabase & Record<string, IndexDatabase['contact_tokens']>, string, object>;
     let joined = db
       .selectFrom('contact_tokens as t0')
       .where('t0.account', '=', account)
-      .where('t0.kind', '=', 'name')
+      .where('t0.kind', '=', kind)
       .where('t0.token', '=', first!) as unknown as Joined;
     rest.forEach((token, i) => {
       const t = `t${i + 1}`;
@@ -114,13 +123,50 @@ export function createQueries(store: IndexStore) {
         join
           .onRef(`${t}.id`, '=', 't0.id')
           .on(`${t}.account`, '=', account)
-          .on(`${t}.kind`, '=', 'name')
+          .on(`${t}.kind`, '=', kind)
           .on(`${t}.token`, '=', token),
       ) as Joined;
     });
     return (
       joined as unknown as SelectQueryBuilder<IndexDatabase & { t0: IndexDatabase['contact_tokens'] }, 't0', object>
     ).select('t0.id');
+  }
+
+  /**
+   * Ids whose name holds every one of these words (at least one). Several words are read through their
+   * pair tokens (blind.ts) once every record has them: a first and last name is one key range of the
+   * records that hold both ("An Amaka": 2,161 entries read instead of 50,066 + 41,806 merged), more words
+   * are pairs that cover them all, intersected. Names too long to have pairs carry a marker instead, and
+   * are found by it: its few records drive, each one's words looked up by the whole key.
+   */
+  function nameArms(words: string[]) {
+    const single = (word: string) => keys.token('name', word);
+    if (words.length < 2 || !store.namePairsReady) return [allTokens('name', words.map(single))];
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < words.length; i += 2) pairs.push(namePair(keys, words[i]!, words[i + 1]!));
+    if (words.length % 2) pairs.push(namePair(keys, words.at(-2)!, words.at(-1)!));
+    type Joined = SelectQueryBuilder<IndexDatabase & Record<string, IndexDatabase['contact_tokens']>, 'm', object>;
+    let long = db
+      .selectFrom('contact_tokens as m')
+      .where('m.account', '=', account)
+      .where('m.kind', '=', 'name2')
+      .where('m.token', '=', manyNameWords(keys)) as unknown as Joined;
+    words.forEach((word, i) => {
+      const t = `w${i}`;
+      // CROSS JOIN keeps the marked records the outer loop in SQLite.
+      long = long
+        .crossJoin(`contact_tokens as ${t}`)
+        .whereRef(`${t}.id`, '=', 'm.id')
+        .where(`${t}.account`, '=', account)
+        .where(`${t}.kind`, '=', 'name')
+        .where(`${t}.token`, '=', single(word)) as Joined;
+    });
+    return [
+      allTokens('name2', pairs),
+      (
+        long as unknown as SelectQueryBuilder<IndexDatabase & { m: IndexDatabase['contact_tokens'] }, 'm', object>
+      ).select('m.id'),
+    ];
   }
 
   /**
@@ -147,7 +193,7 @@ export function createQueries(store: IndexStore) {
       plan.email ? tokenIds('email', keys.token('email', plan.email)) : null,
       plan.phone ? tokenIds('phone', keys.token('phone', plan.phone)) : null,
       plan.last4 ? tokenIds('last4', keys.token('last4', plan.last4)) : null,
-      plan.names.length ? allNameTokens(plan.names.map((n) => keys.token('name', n))) : null,
+      ...(plan.names.length ? nameArms(plan.names) : []),
     ];
     for (const arm of arms) if (arm) union = union.unionAll(arm);
     return union;

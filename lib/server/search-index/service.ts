@@ -59,6 +59,8 @@ const RECONNECT_MS = 10_000;
 const FACETS_TTL_MS = 30_000;
 const STATUS_TTL_MS = 2_000;
 const HEALTH_CHECK_MS = 5_000;
+/** How long the name-pair backfill writes before the loop lets the sync and requests run, and then pauses. */
+const BACKFILL_MS = 50;
 
 function sandboxSecret(indexPath: string): string {
   // Generated once beside the index, readable by this user only; a real upstream needs INDEX_SECRET.
@@ -256,6 +258,10 @@ function createIndexService() {
       await ensureOpen();
       await checkFile();
       if (running) wait = await running.sync.step();
+      // An index written before name pairs existed gets them between the sync's own steps, a slice of
+      // ~5 ms at a time (store.ts), half of each second at most: searches answer as before meanwhile.
+      if (running && !running.store.namePairsReady && !(await running.store.backfillNamePairs(BACKFILL_MS)))
+        wait = Math.min(wait, BACKFILL_MS);
     } catch (error) {
       await onStoreError(error);
       wait = 1_000;

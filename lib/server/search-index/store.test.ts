@@ -114,6 +114,74 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect((await search('okafor hopper')).count).toBe(0);
     });
 
+    it('finds a name of more words than get pair tokens by any of its words together', async () => {
+      await store.upsert(
+        [
+          collection('pay_6', {
+            contact: contact(
+              'Ana Maria Luísa Teresa',
+              'de Jesus da Silva Ferreira',
+              'ana@example.com',
+              '+351 91 000 0001',
+            ),
+            createdAt: '2026-11-06T10:00:00.000Z',
+          }),
+        ],
+        '2026-11-20T00:00:00.000Z',
+      );
+      // Nine words would be 36 pairs: the record has one marker instead.
+      const pairs = await store.db
+        .selectFrom('contact_tokens')
+        .select('token')
+        .where('kind', '=', 'name2')
+        .where('id', '=', 'pay_6')
+        .execute();
+      expect(pairs).toHaveLength(1);
+      expect(ids(await search('Ferreira Ana'))).toEqual(['pay_6']);
+      expect(ids(await search('teresa JESUS silva'))).toEqual(['pay_6']);
+      expect((await search('ferreira okafor')).count).toBe(0);
+      expect((await search('ferreira')).count).toBe(1);
+    });
+
+    it('gives records written before name pairs existed their pairs, from their current contact, and finds them meanwhile', async () => {
+      // As the previous version left its index: no pair tokens, and no mark of them.
+      await store.db.deleteFrom('contact_tokens').where('kind', '=', 'name2').execute();
+      await store.db.deleteFrom('index_meta').where('key', 'like', 'name_pairs:%').execute();
+      await store.close();
+      store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
+      expect(store.namePairsReady).toBe(false);
+      expect(ids(await search('okafor zoe'))).toEqual(['pay_1']);
+      // Renamed before the backfill reaches it: its pairs are those of the new name, written with it.
+      await store.upsert(
+        [
+          {
+            ...RECORDS[0]!,
+            contact: { ...RECORDS[0]!.contact, lastName: 'Adeyemi' },
+            updatedAt: '2026-11-21T00:00:00.000Z',
+          },
+        ],
+        '2026-11-21T00:00:00.000Z',
+      );
+      expect(await store.backfillNamePairs(5_000)).toBe(true);
+      expect(store.namePairsReady).toBe(true);
+      expect((await search('okafor zoe')).count).toBe(0);
+      expect(ids(await search('zoe adeyemi'))).toEqual(['pay_1']);
+      expect(ids(await search('Okafor Ada'))).toEqual(['pay_3']);
+      expect(ids(await search('grace hopper'))).toEqual(['pay_4']);
+      const pairs = await store.db
+        .selectFrom('contact_tokens')
+        .select(['id', 'token'])
+        .where('kind', '=', 'name2')
+        .orderBy('id')
+        .execute();
+      // One pair a two-word name, once each (pay_1's was written by the upsert and not again by the backfill).
+      expect(pairs.map((p) => p.id)).toEqual(['pay_1', 'pay_2', 'pay_3', 'pay_4']);
+      // Opened again, the index knows its records have their pairs.
+      await store.close();
+      store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
+      expect(store.namePairsReady).toBe(true);
+    });
+
     it('counts every match on each page of a search, and past its last page', async () => {
       const paged = (page: number) => createQueries(store).search('okafor', noFilters, page, 1);
       const [first, second, past] = await Promise.all([paged(1), paged(2), paged(3)]);
