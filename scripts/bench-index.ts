@@ -151,6 +151,8 @@ export async function benchIndex(options: {
     ['last four', digits.slice(-4)],
     ['reference prefix', c.reference.slice(0, -2)],
     ['name tokens', `${c.lastName} ${c.firstName}`],
+    // A first name alone: a common one matches ~4% of the account (its rows are walked in order).
+    ['one name word', c.firstName],
     ['no match', 'nobody@nowhere.example'],
   ];
   for (const [kind, q] of queries) {
@@ -160,6 +162,12 @@ export async function benchIndex(options: {
       'ms',
     );
   }
+
+  report.fact(
+    'index: /api/search p95, one name word, page 50',
+    round(await p95(`${base}/api/search?${new URLSearchParams({ q: c.firstName, page: '50' })}`)),
+    'ms',
+  );
 
   // 3. Filtered pages: a status, a currency, a date range, sorted by amount; first, middle, last.
   const filter = new URLSearchParams({

@@ -1,5 +1,5 @@
 import 'server-only';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
 import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
@@ -79,12 +79,17 @@ const NARROW_COLUMNS = [
 ] as const;
 /** What the export reads of a row. */
 export type ExportRow = NarrowRow & Omit<DetailRow, 'account' | 'id' | 'line_item_totals'>;
+/** A search walks the rows in order when it matches at least this many (`walkedPage`)... */
+const WALK_FROM = 5_000;
+/** ...and its page is expected within this many rows of the walk. */
+const WALK_AT_MOST = 20_000;
 type NarrowRow = Pick<
   IndexDatabase['collections'],
   'id' | 'status' | 'amount_value' | 'currency' | 'created_at' | 'updated_at'
 >;
 
-export function createQueries(store: IndexStore) {
+/** `walkFrom`: where a search starts walking the rows in order (`walkedPage`); tests set it low. */
+export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { walkFrom?: number } = {}) {
   const { db, dialect, account, accountKey, keys } = store;
 
   const tokenIds = (kind: TokenKind, token: string) =>
@@ -132,6 +137,14 @@ export function createQueries(store: IndexStore) {
     ).select('t0.id');
   }
 
+  /** Pair tokens that cover every one of these words (at least two): the first and second, the third and fourth... */
+  function coveringPairs(words: string[]) {
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < words.length; i += 2) pairs.push(namePair(keys, words[i]!, words[i + 1]!));
+    if (words.length % 2) pairs.push(namePair(keys, words.at(-2)!, words.at(-1)!));
+    return pairs;
+  }
+
   /**
    * Ids whose name holds every one of these words (at least one). Several words are read through their
    * pair tokens (blind.ts) once every record has them: a first and last name is one key range of the
@@ -142,9 +155,7 @@ export function createQueries(store: IndexStore) {
   function nameArms(words: string[]) {
     const single = (word: string) => keys.token('name', word);
     if (words.length < 2 || !store.namePairsReady) return [allTokens('name', words.map(single))];
-    const pairs: string[] = [];
-    for (let i = 0; i + 1 < words.length; i += 2) pairs.push(namePair(keys, words[i]!, words[i + 1]!));
-    if (words.length % 2) pairs.push(namePair(keys, words.at(-2)!, words.at(-1)!));
+    const pairs = coveringPairs(words);
     type Joined = SelectQueryBuilder<IndexDatabase & Record<string, IndexDatabase['contact_tokens']>, 'm', object>;
     let long = db
       .selectFrom('contact_tokens as m')
@@ -198,6 +209,58 @@ export function createQueries(store: IndexStore) {
     for (const arm of arms) if (arm) union = union.unionAll(arm);
     return union;
   }
+
+  /**
+   * Whether a row matches a plan, asked of one row (the arms of `candidates` as a condition): its own
+   * reference and id, and each token looked up by the whole primary key.
+   */
+  function matchesRow(plan: SearchPlan) {
+    return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
+      const has = (kind: TokenKind, token: string) =>
+        eb.exists(
+          eb
+            .selectFrom('contact_tokens as t')
+            .select('t.id')
+            // The account as a value, not the row's: PostgreSQL then reads the token's key range (a hashed
+            // subplan, its ids hashed once); tied to the row's account it scanned every token (480 ms).
+            .where('t.account', '=', account)
+            .where('t.kind', '=', kind)
+            .where('t.token', '=', token)
+            .whereRef('t.id', '=', 'collections.id'),
+        );
+      const either = [
+        eb.and([
+          eb('collections.reference_key', '>=', plan.referencePrefix),
+          eb('collections.reference_key', '<', `${plan.referencePrefix}\uffff`),
+        ]),
+      ];
+      if (plan.id) either.push(eb('collections.id', '=', plan.id));
+      if (plan.email) either.push(has('email', keys.token('email', plan.email)));
+      if (plan.phone) either.push(has('phone', keys.token('phone', plan.phone)));
+      if (plan.last4) either.push(has('last4', keys.token('last4', plan.last4)));
+      const words = plan.names.map((w) => keys.token('name', w));
+      if (words.length < 2 || !store.namePairsReady) {
+        if (words.length) either.push(eb.and(words.map((t) => has('name', t))));
+      } else {
+        either.push(eb.and(coveringPairs(plan.names).map((p) => has('name2', p))));
+        either.push(eb.and([has('name2', manyNameWords(keys)), ...words.map((t) => has('name', t))]));
+      }
+      return eb.or(either);
+    };
+  }
+
+  /** Whether a view narrows its rows beyond its search: any of `withFilters`' conditions. */
+  const narrows = (f: Filters) =>
+    Boolean(
+      f.status?.length ||
+      f.currency?.length ||
+      f.createdFrom ||
+      f.createdTo ||
+      f.completedFrom ||
+      f.completedTo ||
+      f.amountMin !== undefined ||
+      f.amountMax !== undefined,
+    );
 
   function withFilters<Q extends Rows | ListRows>(query: Q, filters: Filters): Q {
     let q = query as Rows;
@@ -265,7 +328,11 @@ export function createQueries(store: IndexStore) {
         counted(),
       ]);
     }
-    // The wide part only for the page's rows, by key.
+    return { rows: await withDetails(narrow), count: Number(total.n) };
+  }
+
+  /** The wide part only for the page's rows, by key. */
+  async function withDetails(narrow: NarrowRow[]) {
     const details = narrow.length
       ? await db
           .selectFrom('collection_details')
@@ -279,7 +346,41 @@ export function createQueries(store: IndexStore) {
           .execute()
       : [];
     const byId = new Map(details.map((d) => [d.id, d]));
-    return { rows: narrow.map((r) => ({ row: r, details: byId.get(r.id) })), count: Number(total.n) };
+    return narrow.map((r) => ({ row: r, details: byId.get(r.id) }));
+  }
+
+  /**
+   * A page of a search that matches many rows, with no filters: the rows are walked in the page's order
+   * and each asked whether it matches (`matchesRow`), until the page is full, instead of every match
+   * being looked up to be sorted. A common first name (41,806 of 1,000,000 collections) matches one row
+   * in 24: its first page is ~240 rows walked instead of 41,806 looked up, median 173 -> 17 ms on SQLite
+   * and 322 -> 58 ms on PostgreSQL (page 50: 135 -> 69 and 277 -> 47). The count is the candidates',
+   * counted without their rows (every token has its row). Null when the matches are few or the page so
+   * deep that looking every match up is cheaper (~7 µs a row walked on SQLite): `page` then.
+   */
+  async function walkedPage(plan: SearchPlan, filters: Filters, pageNumber: number, limit: number) {
+    if (narrows(filters)) return null;
+    const { n } = await db
+      .with('matches', () => candidates(plan))
+      .selectFrom('matches')
+      .select(sql<number | string>`count(distinct matches.id)`.as('n'))
+      .executeTakeFirstOrThrow();
+    const count = Number(n);
+    if (count < walkFrom) return null;
+    const offset = (pageNumber - 1) * limit;
+    if (((offset + limit) * (await store.indexedCount())) / count > WALK_AT_MOST) return null;
+    const [column, direction] = SORT_COLUMN[filters.sort];
+    const narrow = (await db
+      .selectFrom('collections')
+      .select(NARROW_COLUMNS)
+      .where('collections.account', '=', account)
+      .where(matchesRow(plan))
+      .orderBy(`collections.${column}`, direction)
+      .orderBy('collections.id', direction)
+      .limit(limit)
+      .offset(offset)
+      .execute()) as NarrowRow[];
+    return { rows: await withDetails(narrow), count };
   }
 
   function toSummary({ row, details }: { row: NarrowRow; details?: DetailRow }): CollectionSummary {
@@ -361,7 +462,9 @@ export function createQueries(store: IndexStore) {
     /** Search by what a customer would quote (contract section 7), within optional filters. */
     async search(q: string, filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<SearchHit>> {
       const plan = searchPlan(q);
-      const found = await page(rows(filters, plan), filters.sort, pageNumber, limit, true);
+      const found =
+        (await walkedPage(plan, filters, pageNumber, limit)) ??
+        (await page(rows(filters, plan), filters.sort, pageNumber, limit, true));
       const summaries = found.rows.map(toSummary);
       const matched = await matchedFields(plan, summaries);
       return { data: summaries.map((r) => ({ ...r, matched: matched.get(r.id) ?? [] })), count: found.count };
