@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,36 @@ async function withOtherService(
     for (const name of Object.keys(env)) if (name !== 'INDEX_PATH') vi.stubEnv(name, '');
   }
 }
+
+describe('the index service handing over', () => {
+  it('gives its lease up and stops syncing when told the process is ending, keeping its reads', async () => {
+    const ownDir = mkdtempSync(join(tmpdir(), 'index-handover-'));
+    const path = join(ownDir, 'index.sqlite');
+    try {
+      await withOtherService({ INDEX_PATH: path }, async (leader) => {
+        leader.start();
+        await expect.poll(() => leader.whereAndWho().syncing, { timeout: 15_000 }).toBe(true);
+        const leases = () => {
+          const db = new Database(path, { readonly: true });
+          try {
+            return db.prepare('select owner from sync_lease').all();
+          } finally {
+            db.close();
+          }
+        };
+        expect(leases()).toHaveLength(1);
+        await leader.handOver();
+        expect(leases()).toEqual([]);
+        expect(leader.whereAndWho().syncing).toBe(false);
+        // Still answers from what it holds while the process finishes its requests.
+        await expect(leader.queries()).resolves.toBeDefined();
+        await leader.stop();
+      });
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('the index service turned off', () => {
   it('never opens a file when asked for queries, facets or a reader (INDEX=off)', async () => {

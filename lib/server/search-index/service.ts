@@ -272,6 +272,13 @@ function createIndexService() {
     timer.unref();
   }
 
+  /** Stops syncing and gives the lease up, leaving the store open for reads (the process is ending). */
+  async function handOver(): Promise<void> {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running?.sync.stop();
+  }
+
   return {
     /** Starts the index and its sync (idempotent). Called at server start and on first use. */
     start(): void {
@@ -296,6 +303,12 @@ function createIndexService() {
       });
       // A restart (deploy, container stop) hands the sync over at once instead of after the lease lapses.
       process.once('exit', () => running?.store.releaseNow(owner));
+      // On PostgreSQL nothing can be asked at 'exit': the lease is given up at the signal, while Next.js
+      // closes its server, so another replica takes the sync at its next ask (5 s), not when the lease
+      // lapses (20 s). Only beside a handler that ends the process (Next.js's own, registered before this
+      // runs): alone, a listener would keep SIGTERM from ending it.
+      for (const signal of ['SIGTERM', 'SIGINT'] as const)
+        if (process.listenerCount(signal) > 0) process.once(signal, () => void handOver());
       void loop();
     },
 
@@ -409,6 +422,8 @@ function createIndexService() {
 
     /** For store errors met while answering a query: reopen or turn off as the fault says. */
     storeFault: onStoreError,
+
+    handOver,
 
     async stop(): Promise<void> {
       stopped = true;
