@@ -109,6 +109,49 @@ describe('the index service handing over', () => {
   });
 });
 
+describe('the index service on an index written before name pairs', () => {
+  it('gives every record its pairs in the background, and a first and last name then finds them', async () => {
+    const ownDir = mkdtempSync(join(tmpdir(), 'index-pairs-'));
+    const path = join(ownDir, 'index.sqlite');
+    const pairs = () => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return (db.prepare("select count(*) as n from contact_tokens where kind = 'name2'").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      await withOtherService({ INDEX_PATH: path }, async (first) => {
+        first.start();
+        await expect.poll(async () => (await first.status()).state, { timeout: 15_000 }).toBe('ready');
+        await first.stop();
+      });
+      const written = pairs();
+      expect(written).toBeGreaterThan(0);
+      // As the version before left it: no pair tokens, and no mark of them.
+      const db = new Database(path);
+      db.prepare("delete from contact_tokens where kind = 'name2'").run();
+      db.prepare("delete from index_meta where key like 'name_pairs:%'").run();
+      db.close();
+
+      await withOtherService({ INDEX_PATH: path }, async (upgraded) => {
+        upgraded.start();
+        await expect.poll(pairs, { timeout: 15_000 }).toBe(written);
+        const [id, contact] = Object.entries(sandbox.demo.contacts)[0]!;
+        const { defaults, filterSchema } = await import('@/lib/api/list-state');
+        const hits = await (
+          await upgraded.queries()
+        ).search(`${contact.lastName} ${contact.firstName}`, defaults(filterSchema), 1, 100);
+        expect(hits.data.map((h) => h.id)).toContain(id);
+        await upgraded.stop();
+      });
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the index service turned off', () => {
   it('never opens a file when asked for queries, facets or a reader (INDEX=off)', async () => {
     const offDir = mkdtempSync(join(tmpdir(), 'index-off-'));
