@@ -61,9 +61,62 @@ const zones = [
   },
 ];
 
-const testZones = zones
-  .filter((zone) => zone.from !== './lib/testing')
-  .map((zone) => (zone.except ? { ...zone, except: [...zone.except, './testing'] } : zone));
+/**
+ * The server's rooms, one way down (README, Architecture): the request side (reads/, export/, the data
+ * layer, the route wrapper, proxy.ts) reaches the runtime; the runtime builds the features; features stand
+ * on the database and the core (env, logger, clock, errors, context, access, upstream client), and never on
+ * each other, the runtime or the request side. A folder loop cannot be written without breaking one of these.
+ */
+const server = (path) => `./lib/server/${path}`;
+const REQUEST_SIDE = ['reads', 'export', 'runtime.ts', 'data.ts', 'route.ts'].map(server);
+const FEATURES = ['search-index', 'audit', 'observability'].map(server);
+const CORE = [
+  'env.ts',
+  'logger.ts',
+  'clock.ts',
+  'errors.ts',
+  'context.ts',
+  'access.ts',
+  'auth',
+  'upstream.ts',
+  'security-headers.ts',
+  'startup.ts',
+  'sandbox-examples.ts',
+].map(server);
+const serverZones = (tests) => [
+  {
+    target: CORE,
+    from: [...REQUEST_SIDE, ...FEATURES, server('database')],
+    message: 'The core is the ground floor: it imports no feature, database, runtime or request-side module.',
+  },
+  {
+    target: server('database'),
+    from: [...REQUEST_SIDE, ...FEATURES],
+    message: 'lib/server/database owns the connection and migrations: features import it, never the reverse.',
+  },
+  ...FEATURES.map((feature) => ({
+    target: feature,
+    // A feature's tests may build a runtime to run it as the server does.
+    from: [
+      ...REQUEST_SIDE.filter((path) => !tests || path !== server('runtime.ts')),
+      ...FEATURES.filter((other) => other !== feature),
+    ],
+    message:
+      'A feature receives what it needs from the runtime (lib/server/runtime.ts): it imports no other feature, the runtime or the request side.',
+  })),
+  {
+    target: server('runtime.ts'),
+    from: [server('reads'), server('export'), server('data.ts'), server('route.ts')],
+    message: 'The runtime builds the parts; the request side uses it, never the reverse.',
+  },
+];
+
+const testZones = [
+  ...zones
+    .filter((zone) => zone.from !== './lib/testing')
+    .map((zone) => (zone.except ? { ...zone, except: [...zone.except, './testing'] } : zone)),
+  ...serverZones(true),
+];
 
 export default defineConfig([
   ...nextVitals,
@@ -79,7 +132,7 @@ export default defineConfig([
   ]),
   {
     rules: {
-      'import/no-restricted-paths': ['error', { zones }],
+      'import/no-restricted-paths': ['error', { zones: [...zones, ...serverZones(false)] }],
       'import/no-cycle': ['error', { ignoreExternal: true }],
     },
   },

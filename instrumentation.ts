@@ -1,7 +1,7 @@
 /**
  * Runs once when the server starts: a bad configuration stops the server with
  * a message naming the variable, instead of failing on the first request; then
- * the search index starts syncing and the audit log takes entries.
+ * the runtime (lib/server/runtime.ts) is built and its background work starts.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
@@ -9,10 +9,7 @@ export async function register() {
   assertStartable();
   // The index syncs from server start, in the background (never during `next build`).
   if (process.env.NEXT_PHASE !== 'phase-production-build') {
-    const { indexService } = await import('./lib/server/search-index/service');
-    indexService().start();
-    // The audit log from the start: refused requests (proxy.ts) reach it even before anyone signs in.
-    const { auditLog } = await import('./lib/server/audit/audit');
-    auditLog();
+    const { runtime } = await import('./lib/server/runtime');
+    runtime().start();
   }
 }

@@ -3,11 +3,11 @@ import { errorMessage } from '@/lib/api/errors';
 import { correctedCollectionsUrl, isIndexed, readListState } from '@/lib/api/list-state';
 import { correctedOverviewUrl } from '@/lib/api/overview';
 import { authenticate, basicUserName, SESSION_COOKIE, WWW_AUTHENTICATE } from '@/lib/server/access';
-import { recordRefused } from '@/lib/server/audit/refused';
+import { refusedEntry } from '@/lib/server/audit/audit';
 import { getConfig } from '@/lib/server/env';
 import { failureResponse } from '@/lib/server/errors';
 import { logger } from '@/lib/server/logger';
-import { recordPage } from '@/lib/server/observability/metrics';
+import { runtime } from '@/lib/server/runtime';
 import { securityHeaders } from '@/lib/server/security-headers';
 
 /**
@@ -20,7 +20,7 @@ export async function proxy(request: NextRequest) {
   // Pages as the gate decided them (the /api routes count themselves, with their final status).
   const { pathname } = request.nextUrl;
   if (!pathname.startsWith('/api/') && !pathname.startsWith('/auth/'))
-    recordPage(
+    runtime().metrics.recordPage(
       pathname,
       response.status >= 300 && response.status < 400 ? 'redirected' : response.status >= 400 ? 'refused' : 'passed',
     );
@@ -56,7 +56,7 @@ async function gate(request: NextRequest) {
     // Credentials that did not pass are audited; a request that brought none is someone not signed in yet.
     const authorization = request.headers.get('authorization');
     if (authorization || request.cookies.has(SESSION_COOKIE))
-      recordRefused(requestId, basicUserName(authorization), pathname, 'unauthorized');
+      runtime().audit.record(refusedEntry(requestId, basicUserName(authorization), pathname, 'unauthorized'));
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return failureResponse({ code: 'unauthorized', message: errorMessage('unauthorized', 'collections') }, headers);
     }
@@ -88,7 +88,7 @@ async function gate(request: NextRequest) {
   const adminRoute = pathname === '/audit' || pathname === '/api/audit' || pathname.startsWith('/api/audit/');
   if (access?.ok && adminRoute && access.identity.role !== 'admin') {
     logger.warn({ requestId, path: pathname, user: access.identity.name, action: 'access_denied' }, 'admins only');
-    recordRefused(requestId, access.identity.name, pathname, 'forbidden_role');
+    runtime().audit.record(refusedEntry(requestId, access.identity.name, pathname, 'forbidden_role'));
     const failure = { code: 'forbidden_role' as const, message: errorMessage('forbidden_role', 'collections') };
     if (pathname.startsWith('/api/')) return failureResponse(failure, headers);
     return new NextResponse(`${failure.message}. The audit log is for admins.`, {

@@ -11,10 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { createAuditLog, type AuditEntry } from '../lib/server/audit/log';
-import { openDatabaseOnly } from '../lib/server/search-index/store';
+import { systemClock } from '../lib/server/clock';
+import { migratedDb } from '../lib/server/database/migrate';
+import { createDriftCollector } from '../lib/server/observability/drift';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-audit-'));
-const db = await openDatabaseOnly({ kind: 'sqlite', path: join(dir, 'index.sqlite') });
+const db = await migratedDb({ kind: 'sqlite', path: join(dir, 'index.sqlite') });
 // The server's own logger writes JSON lines to stdout; here to /dev/null, at the same level.
 const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
 const log = createAuditLog({
@@ -52,7 +54,7 @@ for (let round = 0; round < 40; round++) {
 }
 // The drift collector on what a list page brings: 100 records as the upstream sends them, with drift in them.
 const { sampleCollection } = await import('../lib/testing/samples');
-const { observeAnswer } = await import('../lib/server/observability/drift');
+const { observeAnswer } = createDriftCollector({ database: async () => db, clock: systemClock, log: logger });
 const page = {
   status: 'success',
   message: '',

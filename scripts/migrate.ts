@@ -8,7 +8,7 @@
 import { Migrator } from 'kysely';
 import { connect, describeTarget } from '../lib/server/database/connect';
 import { parseConfig } from '../lib/server/env';
-import { migrationProvider } from '../lib/server/search-index/migrations';
+import { migrationProvider } from '../lib/server/database/migrations';
 
 const config = parseConfig(process.env);
 const target = config.database;

@@ -5,7 +5,7 @@ import { DateTime } from '@/components/ui/date-time';
 import { DetailError } from '@/components/ui/detail-error';
 import { EmptyState } from '@/components/ui/empty-state';
 import { focusRing } from '@/components/ui/button';
-import { readAudit } from '@/lib/server/audit/reads';
+import { readAudit } from '@/lib/server/reads/audit';
 import { requestContext } from '@/lib/server/context';
 import { toFailure } from '@/lib/server/errors';
 import { PlainTable } from '@/components/ui/plain-table';

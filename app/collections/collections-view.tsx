@@ -16,8 +16,8 @@ import {
 import { isAdmin, requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
-import { indexedCollections } from '@/lib/server/search-index/reads';
-import { indexService } from '@/lib/server/search-index/service';
+import { indexedCollections } from '@/lib/server/reads/collections';
+import { runtime } from '@/lib/server/runtime';
 
 /**
  * What both collections pages share (not a route: the live list at `/collections`, and filtered, searched
@@ -28,11 +28,11 @@ import { indexService } from '@/lib/server/search-index/service';
 export async function collectionsView(state: ListState) {
   const context = await requestContext().catch(() => unauthorized());
   // The filter menus' counts come from the index (cached); without it the menus are left out.
-  const facets = indexService()
-    .facets()
+  const facets = runtime()
+    .index.facets()
     .catch(() => null);
   // Cached for 2 s by the service: the freshness line and the export control read it.
-  const status = await indexService().status();
+  const status = await runtime().index.status();
   const exportQuery = stateQuery(listStateSchema, { ...state, page: DEFAULT_PAGE, limit: DEFAULT_LIMIT });
   const top = async (count: number | undefined): Promise<ReactNode> => (
     <>

@@ -11,8 +11,8 @@ import { correctOverviewState, overviewHref, RANGE_SHORT, RANGES } from '@/lib/a
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
-import { indexOverview } from '@/lib/server/search-index/reads';
-import { indexService } from '@/lib/server/search-index/service';
+import { indexOverview } from '@/lib/server/reads/collections';
+import { runtime } from '@/lib/server/runtime';
 
 export const metadata: Metadata = { title: 'Overview' };
 
@@ -64,7 +64,7 @@ export default async function OverviewPage({ searchParams }: Props) {
         </>
       );
     }
-    const status = await indexService().status();
+    const status = await runtime().index.status();
     return (
       <>
         {header}

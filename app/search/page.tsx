@@ -7,8 +7,8 @@ import { readSearchState, toSearchParams } from '@/lib/api/list-state';
 import { isAdmin, requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
-import { searchCollections } from '@/lib/server/search-index/reads';
-import { indexService } from '@/lib/server/search-index/service';
+import { searchCollections } from '@/lib/server/reads/collections';
+import { runtime } from '@/lib/server/runtime';
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -36,7 +36,7 @@ export default async function SearchPage({ searchParams }: Props) {
   const context = await requestContext();
   const [result, status] = await Promise.all([
     searchCollections(context, { ...state, q }).catch((error: unknown) => toFailure(error, 'collections')),
-    indexService().status(),
+    runtime().index.status(),
   ]);
   const lead = (
     <div className="mb-3 flex flex-wrap items-start justify-between gap-3">

@@ -3,10 +3,8 @@ import { unauthorized } from 'next/navigation';
 import pkg from '@/package.json';
 import { DateTime } from '@/components/ui/date-time';
 import { requestContext } from '@/lib/server/context';
-import { driftReport } from '@/lib/server/observability/drift';
-import { upstreamWindow } from '@/lib/server/observability/metrics';
-import { readiness } from '@/lib/server/observability/ready';
-import { indexService } from '@/lib/server/search-index/service';
+import { readiness } from '@/lib/server/reads/readiness';
+import { runtime } from '@/lib/server/runtime';
 import { PlainTable } from '@/components/ui/plain-table';
 
 export const metadata: Metadata = { title: 'Status' };
@@ -22,9 +20,9 @@ const term = 'text-zinc-600 dark:text-zinc-400';
  */
 export default async function StatusPage() {
   await requestContext().catch(() => unauthorized());
-  const [ready, index, drift] = await Promise.all([readiness(), indexService().status(), driftReport()]);
-  const window = upstreamWindow();
-  const { store, syncing } = indexService().whereAndWho();
+  const [ready, index, drift] = await Promise.all([readiness(), runtime().index.status(), runtime().drift.report()]);
+  const window = runtime().metrics.upstreamWindow();
+  const { store, syncing } = runtime().index.whereAndWho();
   const check = (name: 'upstream' | 'index') => ready.checks.find((c) => c.name === name)!.ok;
   const failed = Object.entries(window.outcomes).filter(([o]) => o !== 'ok');
   const failures = failed.reduce((n, [, c]) => n + c, 0);

@@ -1,6 +1,12 @@
 import 'server-only';
 import { z } from 'zod';
-import type { DatabaseTarget } from './database/connect';
+
+/**
+ * Where the application's database is: a SQLite file (one instance, the embedded default) or one PostgreSQL
+ * database shared by every replica (`DATABASE_URL`). lib/server/database connects to it.
+ */
+export type DatabaseTarget =
+  { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolMax: number; ssl: boolean };
 
 /**
  * The server's configuration (contract section 3), parsed once with zod. Only

@@ -2,11 +2,11 @@ import 'server-only';
 import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { basicUserName, SESSION_COOKIE } from './access';
-import { recordRefused } from './audit/refused';
+import { refusedEntry } from './audit/audit';
 import { contextFromHeaders, isAdmin, type RequestContext } from './context';
 import { AppError, failureResponse, json, methodNotAllowed, toFailure } from './errors';
 import { logger } from './logger';
-import { recordRequest } from './observability/metrics';
+import { runtime } from './runtime';
 import { securityHeaders } from './security-headers';
 
 /**
@@ -79,13 +79,13 @@ async function gate(request: Request, requestId: string, admin: boolean): Promis
     logger.warn({ requestId, path, action: 'access_denied' }, 'access denied');
     const authorization = request.headers.get('authorization');
     if (authorization || hasSessionCookie(request.headers.get('cookie')))
-      recordRefused(requestId, basicUserName(authorization), path, 'unauthorized');
+      runtime().audit.record(refusedEntry(requestId, basicUserName(authorization), path, 'unauthorized'));
     throw error;
   }
   if (admin && !isAdmin(context)) {
     const name = context.principal.name;
     logger.warn({ requestId, path, user: name, action: 'access_denied' }, 'admins only');
-    recordRefused(requestId, name, path, 'forbidden_role');
+    runtime().audit.record(refusedEntry(requestId, name, path, 'forbidden_role'));
     throw AppError.of('forbidden_role', 'collections');
   }
   return context;
@@ -110,7 +110,12 @@ function gated(
       response = failureResponse(toFailure(error, options.subject, requestId));
     }
     finish(request, requestId, response, options.download);
-    recordRequest(options.route, request.method, response.status, (performance.now() - started) / 1000);
+    runtime().metrics.recordRequest(
+      options.route,
+      request.method,
+      response.status,
+      (performance.now() - started) / 1000,
+    );
     return response;
   };
 }

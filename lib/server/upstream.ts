@@ -1,8 +1,6 @@
 import 'server-only';
 import pLimit from 'p-limit';
 import pRetry from 'p-retry';
-import { observeAnswer } from './observability/drift';
-import { recordUpstream } from './observability/metrics';
 import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { isCollectionId, isProviderId } from '@/lib/api/ids';
@@ -27,6 +25,15 @@ export type UpstreamOptions = {
   retryDelayMs?: number;
   /** Upstream requests in flight at once; more wait their turn (within their deadline). */
   maxConcurrent?: number;
+  /** Who hears of each read (the runtime passes the drift report and the metrics); both optional. */
+  observe?: UpstreamObservers;
+};
+
+export type UpstreamObservers = {
+  /** An answer as parsed: what it holds that the seed does not describe is the drift report's. */
+  answer?(operation: UpstreamRequest['kind'], envelope: unknown): void;
+  /** A finished read: its operation, outcome (`ok` or the error code), time and attempts. */
+  read?(operation: UpstreamRequest['kind'], outcome: string, seconds: number, attempts: number): void;
 };
 
 /** Internal marker for an attempt that may succeed if repeated. */
@@ -193,7 +200,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
       });
       // What the upstream sent that the seed does not describe (a microsecond a record; never throws into a read).
       try {
-        observeAnswer(request.kind, answer);
+        options.observe?.answer?.(request.kind, answer);
       } catch {
         // The report is a bystander.
       }
@@ -211,7 +218,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
       throw failure;
     } finally {
       clearTimeout(timer);
-      recordUpstream(request.kind, outcome, (performance.now() - started) / 1000, attempts);
+      options.observe?.read?.(request.kind, outcome, (performance.now() - started) / 1000, attempts);
     }
   }
 

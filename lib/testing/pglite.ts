@@ -10,7 +10,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type { Connection } from '@/lib/server/database/connect';
-import type { IndexDatabase } from '@/lib/server/search-index/schema';
+import type { AppDatabase } from '@/lib/server/database/schema';
 
 /**
  * PostgreSQL in the test process: PGlite (PostgreSQL compiled to WASM) behind
@@ -72,7 +72,7 @@ export async function startPGlite(): Promise<PGlite> {
 
 /** A store connection on a PGlite session. */
 export function pgliteConnection(client: PGlite): Connection {
-  const db = new Kysely<IndexDatabase>({
+  const db = new Kysely<AppDatabase>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
       createDriver: () => new PGliteDriver(client),

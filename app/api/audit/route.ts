@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseAuditQuery } from '@/lib/api/audit';
-import { readAudit } from '@/lib/server/audit/reads';
+import { readAudit } from '@/lib/server/reads/audit';
 import { apiRoute } from '@/lib/server/route';
 
 const auditQuery = z.instanceof(URLSearchParams).transform((search, ctx) => {

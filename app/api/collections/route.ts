@@ -1,5 +1,5 @@
 import { listQuery } from '@/lib/api/inputs';
-import { collectionsPage } from '@/lib/server/search-index/reads';
+import { collectionsPage } from '@/lib/server/reads/collections';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({

@@ -1,6 +1,6 @@
 import { assertContext } from '@/lib/server/context';
-import { driftReport } from '@/lib/server/observability/drift';
 import { apiRoute } from '@/lib/server/route';
+import { runtime } from '@/lib/server/runtime';
 
 /** `GET /api/drift` (gated): fields and open-set values the upstream sends that the seed does not describe. */
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
@@ -8,6 +8,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   subject: 'collections',
   read: async (_input, context) => {
     assertContext(context);
-    return { status: 'success', message: 'Schema drift', data: await driftReport() };
+    return { status: 'success', message: 'Schema drift', data: await runtime().drift.report() };
   },
 });

@@ -1,8 +1,7 @@
 import { sameSecret } from '@/lib/server/access';
 import { getConfig } from '@/lib/server/env';
-import { metricsRegistry } from '@/lib/server/observability/metrics';
-import { registerScrapeGauges } from '@/lib/server/observability/gauges';
 import { openRoute } from '@/lib/server/route';
+import { runtime } from '@/lib/server/runtime';
 
 /**
  * `GET /api/metrics`: Prometheus text, for `Authorization: Bearer <METRICS_TOKEN>`;
@@ -15,8 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = openRoute(async (reque
   const given = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!sameSecret(given, token))
     return new Response('Unauthorized', { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
-  registerScrapeGauges();
-  const registry = metricsRegistry();
+  const { registry } = runtime().metrics;
   return new Response(await registry.metrics(), {
     headers: { 'Content-Type': registry.contentType },
   });

@@ -1,6 +1,6 @@
 import { overviewQuery } from '@/lib/api/inputs';
 import { apiRoute } from '@/lib/server/route';
-import { indexOverview } from '@/lib/server/search-index/reads';
+import { indexOverview } from '@/lib/server/reads/collections';
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/overview',

@@ -1,4 +1,4 @@
-import { readiness } from '@/lib/server/observability/ready';
+import { readiness } from '@/lib/server/reads/readiness';
 import { openRoute } from '@/lib/server/route';
 
 /**

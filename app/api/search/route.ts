@@ -1,6 +1,6 @@
 import { searchQuery } from '@/lib/api/inputs';
 import { apiRoute } from '@/lib/server/route';
-import { searchCollections } from '@/lib/server/search-index/reads';
+import { searchCollections } from '@/lib/server/reads/collections';
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/search',

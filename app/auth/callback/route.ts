@@ -1,12 +1,12 @@
 import { SESSION_COOKIE, SESSION_TTL_S, SIGN_IN_COOKIE, cookieValue } from '@/lib/server/access';
-import { auditLog } from '@/lib/server/audit/audit';
-import { recordRefused } from '@/lib/server/audit/refused';
+import { refusedEntry } from '@/lib/server/audit/audit';
 import { isAllowed, roleFor } from '@/lib/server/auth/identity';
 import { completeSignIn, type Transaction } from '@/lib/server/auth/oidc';
 import { authPage, cookie } from '@/lib/server/auth/page';
 import { open, seal } from '@/lib/server/auth/seal';
 import { getConfig } from '@/lib/server/env';
 import { logger } from '@/lib/server/logger';
+import { runtime } from '@/lib/server/runtime';
 
 /**
  * `GET /auth/callback?code=…&state=…`: the provider sends the browser back
@@ -69,7 +69,9 @@ export async function GET(request: Request) {
       { requestId, user: email ?? claims.sub, action: 'access_denied' },
       'sign-in refused: not on the allow-list',
     );
-    recordRefused(requestId ?? crypto.randomUUID(), email ?? claims.sub, '/auth/callback', 'not_allowed');
+    runtime().audit.record(
+      refusedEntry(requestId ?? crypto.randomUUID(), email ?? claims.sub, '/auth/callback', 'not_allowed'),
+    );
     return authPage(
       {
         status: 403,
@@ -83,7 +85,7 @@ export async function GET(request: Request) {
 
   const name = typeof claims.name === 'string' ? claims.name.slice(0, 200) : undefined;
   const session = await seal({ email, name }, 'session', config.sessionSecrets, SESSION_TTL_S);
-  auditLog().record({
+  runtime().audit.record({
     at: new Date().toISOString(),
     user: email!,
     role: roleFor('session', email!, config.access.admins),

@@ -1,7 +1,7 @@
 import { authenticate, SESSION_COOKIE } from '@/lib/server/access';
-import { auditLog } from '@/lib/server/audit/audit';
 import { authPage, cookie } from '@/lib/server/auth/page';
 import { getConfig } from '@/lib/server/env';
+import { runtime } from '@/lib/server/runtime';
 
 /**
  * `POST /auth/sign-out` (a form in the shell): the session cookie is cleared
@@ -24,7 +24,7 @@ export async function POST(request: Request) {
   const secure = (config.dashboardUrl ?? own).startsWith('https:');
   const who = await authenticate(config, { authorization: null, cookie: request.headers.get('cookie') });
   if (who.ok && who.identity.via === 'session')
-    auditLog().record({
+    runtime().audit.record({
       at: new Date().toISOString(),
       user: who.identity.name,
       role: who.identity.role,

@@ -8,7 +8,7 @@ import { QueryProvider } from '@/lib/query/query-provider';
 import { getQueryClient } from '@/lib/query/query-client';
 import { toRowPage } from '@/lib/query/rows';
 import { toFailure } from '@/lib/server/errors';
-import { liveCollections } from '@/lib/server/search-index/reads';
+import { liveCollections } from '@/lib/server/reads/collections';
 import { collectionsView, FilteredCollections } from '../collections-view';
 
 export const metadata: Metadata = { title: 'Collections' };

@@ -15,7 +15,7 @@ import { formatAmount } from '@/lib/format/money';
 import { noteInput } from '@/lib/support/note';
 import { RecordError } from '@/components/ui/record-error';
 import { getConfig } from '@/lib/server/env';
-import { readRecord, recordForPage } from '@/lib/server/record-page';
+import { readRecord, recordForPage } from '@/lib/server/reads/record-page';
 import { label } from '@/lib/format/labels';
 
 type Props = { params: Promise<{ id: string }> };

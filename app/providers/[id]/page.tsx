@@ -8,7 +8,7 @@ import { RecordActions } from '@/components/recent/record-actions';
 import { RecordError } from '@/components/ui/record-error';
 import { Field, Fields } from '@/components/ui/section';
 import { DateTime } from '@/components/ui/date-time';
-import { readRecord, recordForPage } from '@/lib/server/record-page';
+import { readRecord, recordForPage } from '@/lib/server/reads/record-page';
 
 type Props = { params: Promise<{ id: string }> };
 

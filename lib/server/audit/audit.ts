@@ -2,66 +2,18 @@ import 'server-only';
 import { createHmac } from 'node:crypto';
 import type { RequestContext } from '../context';
 import { getConfig } from '../env';
-import { logger } from '../logger';
-import { indexService } from '../search-index/service';
-import { openDatabaseOnly, type IndexDb } from '../search-index/store';
-import { createAuditLog, type AuditAction, type AuditLog } from './log';
-import { refusedInbox } from './refused';
-import { setDriftDatabase } from '../observability/drift';
+import type { AuditAction, AuditEntry, AuditLog } from './log';
 
 /**
- * The process's audit log, and the one call the data layer makes: `audit()`
- * after each read a user asked for (system work, the index's sync, is not
- * audited). Writes go to the open index's connection; with the index turned off
- * the log opens the same file for itself (the index then never opens, so there
- * is never a second writer in the process).
+ * What the request side writes to the audit log (the runtime holds the log):
+ * one entry after each read a user asked for (system work, the index's sync,
+ * is not audited), and one for each request the gate refused.
  */
-const KEY = Symbol.for('collections-console.audit-log');
-
-const OWN = Symbol.for('collections-console.audit-own-db');
-
-/** The database the log lives in: the open index's, or its own when the index is turned off; null meanwhile. */
-export async function auditDatabase(): Promise<IndexDb | null> {
-  const { db, off, target } = await indexService().auditDb();
-  if (db || !off) return db;
-  const global = globalThis as Record<symbol, Promise<IndexDb> | undefined>;
-  const opening = (global[OWN] ??= openDatabaseOnly(target));
-  // Not there yet (PostgreSQL not answering): the log keeps its entries and asks again.
-  return opening.catch(() => {
-    global[OWN] = undefined;
-    return null;
-  });
-}
-
-export function auditLog(): AuditLog {
-  const global = globalThis as Record<symbol, AuditLog | undefined>;
-  if (!global[KEY]) {
-    global[KEY] = createAuditLog({
-      database: auditDatabase,
-      now: Date.now,
-      log: logger,
-      retentionDays: getConfig().auditRetentionDays,
-      setTimer: (fn, ms) => setTimeout(fn, ms),
-    });
-    setDriftDatabase(auditDatabase);
-    // What proxy.ts refused (refused.ts) joins the log within a second.
-    const log = global[KEY];
-    setInterval(() => {
-      const inbox = refusedInbox();
-      for (const entry of inbox.entries.splice(0)) log.record(entry);
-      if (inbox.dropped) {
-        logger.error({ dropped: inbox.dropped }, 'audit: refused requests came faster than they could be logged');
-        inbox.dropped = 0;
-      }
-    }, 1000).unref();
-  }
-  return global[KEY];
-}
-
 export type AuditOutcome = 'ok' | string;
 
 /** One entry for what a user's request did; nothing for system contexts. */
 export function audit(
+  log: AuditLog,
   context: RequestContext,
   action: AuditAction,
   target: string | null,
@@ -69,7 +21,7 @@ export function audit(
   detail: Record<string, unknown> | null = null,
 ) {
   if (context.principal.kind !== 'user') return;
-  auditLog().record({
+  log.record({
     at: new Date().toISOString(),
     user: context.principal.name,
     role: context.principal.role,
@@ -114,6 +66,7 @@ export function searchKind(q: string): 'email' | 'phone' | 'id' | 'text' {
  * when it succeeded, what `detail` makes of the result.
  */
 export async function audited<T>(
+  log: AuditLog,
   context: RequestContext,
   action: AuditAction,
   target: string | null,
@@ -122,10 +75,24 @@ export async function audited<T>(
 ): Promise<T> {
   try {
     const result = await read();
-    audit(context, action, target, 'ok', detail(result));
+    audit(log, context, action, target, 'ok', detail(result));
     return result;
   } catch (error) {
-    audit(context, action, target, outcomeOf(error), detail(null));
+    audit(log, context, action, target, outcomeOf(error), detail(null));
     throw error;
   }
+}
+
+/** An `access_denied` entry for a request the gate refused: credentials that did not pass, or a missing role. */
+export function refusedEntry(requestId: string, user: string | null, target: string, outcome: string): AuditEntry {
+  return {
+    at: new Date().toISOString(),
+    user: user ?? 'anonymous',
+    role: 'none',
+    action: 'access_denied',
+    target,
+    detail: null,
+    requestId,
+    outcome,
+  };
 }

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { storeKinds } from '@/lib/testing/stores';
-import { openDatabaseOnly, type IndexDb } from '../search-index/store';
+import type { AppDb } from '../database/connect';
+import { migratedDb } from '../database/migrate';
 import { createAuditLog, type AuditEntry } from './log';
 
 let dir: string;
-let db: IndexDb;
+let db: AppDb;
 let now: number;
 let timers: { fn: () => void; ms: number }[];
 let lines: { level: string; msg: string }[];
@@ -52,7 +53,7 @@ describe.each(storeKinds())('on $name', (kind) => {
   afterAll(() => kind.teardown());
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'audit-'));
-    db = await openDatabaseOnly(kind.target(dir));
+    db = await migratedDb(kind.target(dir));
     now = Date.parse('2026-11-23T12:00:00Z');
     timers = [];
     lines = [];

@@ -1,10 +1,10 @@
 import 'server-only';
 import type { AUDIT_ACTION_NAMES } from '@/lib/api/audit';
-import type { IndexDb } from '../search-index/store';
+import type { AppDb } from '../database/connect';
 
 /**
  * The audit log's writer (contract section 10): who saw what, appended to the
- * index's database in batches so a request never waits on a write (it only
+ * application's database in batches so a request never waits on a write (it only
  * queues the entry and logs its pino line). A batch that cannot be written is
  * kept and tried again, loudly logged and counted; only past `cap` pending
  * entries are the oldest dropped, and that too is logged and counted. Pruned
@@ -32,7 +32,7 @@ type Log = {
 
 export type AuditDeps = {
   /** The database to write to, or null for now (the index not open yet: entries wait). */
-  database: () => Promise<IndexDb | null>;
+  database: () => Promise<AppDb | null>;
   now: () => number;
   log: Log;
   retentionDays: number;
@@ -100,7 +100,7 @@ export function createAuditLog(deps: AuditDeps) {
     return true;
   }
 
-  async function prune(db: IndexDb) {
+  async function prune(db: AppDb) {
     const before = new Date(deps.now() - deps.retentionDays * DAY_MS).toISOString();
     const result = await db.deleteFrom('audit_entries').where('at', '<', before).executeTakeFirst();
     const removed = Number(result.numDeletedRows ?? 0);

@@ -4,22 +4,24 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import type { IndexDatabase } from '../search-index/schema';
+import type { AppDatabase } from './schema';
+import type { DatabaseTarget } from '../env';
 import type { Dialect } from './dialect';
 
 export { dialectOf, type Dialect } from './dialect';
 
+/** The application's database as every room queries it. */
+export type AppDb = Kysely<AppDatabase>;
+
 /**
- * Where the index, its roll-ups, sync state, audit log and drift report live:
- * a SQLite file (one instance, the embedded default) or one PostgreSQL database
- * shared by every replica (`DATABASE_URL`). Both are reached through the same
- * Kysely queries; what differs between them is here and in the migrations.
+ * The connection to the application's database (env.ts `DatabaseTarget`): the index, its roll-ups, sync
+ * state, the audit log and the drift report, all reached through the same Kysely queries on SQLite or
+ * PostgreSQL; what differs between the two is here, in dialect.ts and in the migrations.
  */
-export type DatabaseTarget =
-  { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolMax: number; ssl: boolean };
+export type { DatabaseTarget };
 
 export type Connection = {
-  db: Kysely<IndexDatabase>;
+  db: AppDb;
   dialect: Dialect;
   /** The SQLite handle, for a synchronous goodbye when the process exits (nothing asynchronous runs then). */
   sqlite?: Database.Database;
@@ -57,7 +59,7 @@ function openSqlite(path: string): Connection {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -131072');
   return {
-    db: new Kysely<IndexDatabase>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
     sqlite,
   };
@@ -95,7 +97,7 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Co
   pool.on('error', () => {});
   // The same for a client in use when its server goes away: its query fails, the process stays up.
   pool.on('connect', (client) => client.on('error', () => {}));
-  return { db: new Kysely<IndexDatabase>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  return { db: new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
 }
 
 export function connect(target: DatabaseTarget): Connection {

@@ -8,7 +8,7 @@ import { listCollections } from '../data';
 import { getConfig } from '../env';
 import { AppError } from '../errors';
 import { logger } from '../logger';
-import { indexService } from '../search-index/service';
+import { runtime } from '../runtime';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { csvHeader, csvRows, exportFileName, type ExportRecord } from './csv';
 import type { OpenerJob } from './index-export-opener';
@@ -71,7 +71,7 @@ function inbox(workers: Worker[]) {
 
 async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Response> {
   const { amountMinorUnits: minorUnits } = getConfig();
-  const service = indexService();
+  const service = runtime().index;
   const [queries, status, spec] = await Promise.all([service.queries(), service.status(), service.readerSpec()]);
   const compiled = (query: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
     const { sql, parameters } = query.compile();
@@ -254,6 +254,7 @@ export async function exportCollections(context: RequestContext, input: ExportIn
   // One audit entry per export: its view (filters, sort, search as a keyed hash), contacts or not, rows.
   const { q, ...view } = input;
   return audited(
+    runtime().audit,
     context,
     'export',
     q ? searchTarget(q) : null,

@@ -1,51 +1,53 @@
 import 'server-only';
-import { auditLog } from '../audit/audit';
-import { indexService } from '../search-index/service';
-import { driftReport } from './drift';
-import { registerGauge } from './metrics';
+import type { Metrics } from './metrics';
 
 /**
  * What Prometheus reads at each scrape rather than on each request: the index's
- * rows, coverage, lag and state, and the audit log's writes, failures, drops and
- * backlog (lib/server/audit/log.ts keeps them counted).
+ * rows, coverage, lag and state, the drift report's size, and the audit log's
+ * writes, failures, drops and backlog. Registered once by the runtime, which
+ * hands in what they read.
  */
-export function registerScrapeGauges() {
-  registerGauge('dashboard_index_rows', 'Collections in the search index', [], async (g) => {
-    g.set((await indexService().status()).indexed);
+type Parts = {
+  metrics: Metrics;
+  index: { status(): Promise<{ indexed: number; coverage: number; asOf: string | null; state: string }> };
+  drift: { report(): Promise<{ kind: string }[]> };
+  audit: { counters(): { written: number; dropped: number; pending: number; failedWrites: number } };
+  clock: { now(): number };
+};
+
+export function registerScrapeGauges({ metrics, index, drift, audit, clock }: Parts) {
+  const gauge = metrics.registerGauge;
+  gauge('dashboard_index_rows', 'Collections in the search index', [], async (g) => {
+    g.set((await index.status()).indexed);
   });
-  registerGauge('dashboard_index_coverage_ratio', 'Indexed rows over the upstream count (0-1)', [], async (g) => {
-    g.set((await indexService().status()).coverage);
+  gauge('dashboard_index_coverage_ratio', 'Indexed rows over the upstream count (0-1)', [], async (g) => {
+    g.set((await index.status()).coverage);
   });
-  registerGauge('dashboard_index_lag_seconds', 'Age of the index’s newest look at the upstream', [], async (g) => {
-    const { asOf } = await indexService().status();
-    g.set(asOf ? Math.max(0, (Date.now() - Date.parse(asOf)) / 1000) : -1);
+  gauge('dashboard_index_lag_seconds', 'Age of the index’s newest look at the upstream', [], async (g) => {
+    const { asOf } = await index.status();
+    g.set(asOf ? Math.max(0, (clock.now() - Date.parse(asOf)) / 1000) : -1);
   });
-  registerGauge('dashboard_index_state', 'The index’s state (1 for the current one)', ['state'], async (g) => {
-    const { state } = await indexService().status();
+  gauge('dashboard_index_state', 'The index’s state (1 for the current one)', ['state'], async (g) => {
+    const { state } = await index.status();
     for (const s of ['off', 'building', 'ready', 'error']) g.set({ state: s }, s === state ? 1 : 0);
   });
-  registerGauge(
+  gauge(
     'dashboard_drift_entries',
     'Schema-drift report rows: fields and values the seed does not describe',
     ['kind'],
     async (g) => {
-      const report = await driftReport();
+      const report = await drift.report();
       g.set({ kind: 'field' }, report.filter((d) => d.kind === 'field').length);
       g.set({ kind: 'value' }, report.filter((d) => d.kind === 'value').length);
     },
   );
-  registerGauge('dashboard_audit_entries', 'Audit log entries by what became of them', ['fate'], (g) => {
-    const c = auditLog().counters();
+  gauge('dashboard_audit_entries', 'Audit log entries by what became of them', ['fate'], (g) => {
+    const c = audit.counters();
     g.set({ fate: 'written' }, c.written);
     g.set({ fate: 'dropped' }, c.dropped);
     g.set({ fate: 'pending' }, c.pending);
   });
-  registerGauge(
-    'dashboard_audit_write_failures',
-    'Audit batches that could not be written (kept and retried)',
-    [],
-    (g) => {
-      g.set(auditLog().counters().failedWrites);
-    },
-  );
+  gauge('dashboard_audit_write_failures', 'Audit batches that could not be written (kept and retried)', [], (g) => {
+    g.set(audit.counters().failedWrites);
+  });
 }

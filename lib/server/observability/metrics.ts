@@ -1,15 +1,13 @@
 import 'server-only';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { getConfig } from '../env';
 
 /**
  * The dashboard's Prometheus metrics (contract section 11), one registry per
- * process (on globalThis: Next bundles routes apart). Labels are bounded sets
- * only: a route's pattern (never its path), a method, a status, an upstream
- * operation and an error code; never an id, a query or anything a user typed.
- * Recording is on only when METRICS_TOKEN is set: off, every call is a no-op.
+ * process (the runtime builds it). Labels are bounded sets only: a route's
+ * pattern (never its path), a method, a status, an upstream operation and an
+ * error code; never an id, a query or anything a user typed. Recording is on
+ * only when METRICS_TOKEN is set: off, every call is a no-op.
  */
-const KEY = Symbol.for('collections-console.metrics');
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -65,43 +63,6 @@ function build() {
   };
 }
 
-type Metrics = ReturnType<typeof build>;
-
-function metrics(): Metrics {
-  const global = globalThis as Record<symbol, Metrics | undefined>;
-  return (global[KEY] ??= build());
-}
-
-const enabled = () => getConfig().metricsToken !== null;
-
-/** A finished API request. `route` is the handler's pattern, e.g. `/api/collections/[id]`. */
-export function recordRequest(route: string, method: string, status: number, seconds: number) {
-  if (!enabled()) return;
-  const m = metrics();
-  m.requests.inc({ route, method, status: String(status) });
-  m.requestSeconds.observe({ route, method }, seconds);
-}
-
-/** The last five minutes of upstream reads, for `/status` (kept whether or not metrics are on; bounded). */
-const WINDOW_MS = 5 * 60_000;
-const RECENT = Symbol.for('collections-console.upstream-recent');
-type Recent = { at: number; ms: number; outcome: string }[];
-function recent(): Recent {
-  const global = globalThis as Record<symbol, Recent | undefined>;
-  return (global[RECENT] ??= []);
-}
-
-/** Latency percentiles and outcomes of the upstream reads of the last five minutes. */
-export function upstreamWindow(now = Date.now()) {
-  const r = recent();
-  while (r.length && r[0]!.at < now - WINDOW_MS) r.shift();
-  const ms = r.map((x) => x.ms).sort((a, b) => a - b);
-  const pick = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! : null);
-  const outcomes: Record<string, number> = {};
-  for (const x of r) outcomes[x.outcome] = (outcomes[x.outcome] ?? 0) + 1;
-  return { reads: r.length, p50Ms: pick(0.5), p95Ms: pick(0.95), outcomes };
-}
-
 /** The page routes, as their patterns: anything else is `other` (a label never takes a path as it came). */
 const PAGE_ROUTES: [RegExp, string][] = [
   [/^\/collections\/[^/]+$/, '/collections/[id]'],
@@ -115,45 +76,59 @@ export function pageRoute(pathname: string): string {
   return 'other';
 }
 
-/** A page request as proxy.ts decided it. */
-export function recordPage(pathname: string, outcome: 'passed' | 'redirected' | 'refused') {
-  if (!enabled()) return;
-  metrics().pages.inc({ route: pageRoute(pathname), outcome });
-}
+/** The last five minutes of upstream reads are kept for `/status` whether or not metrics are on (bounded). */
+const WINDOW_MS = 5 * 60_000;
+const RECENT_MAX = 20_000;
 
-/** A finished upstream read: its operation (list, collection, provider), outcome, time and retries. */
-export function recordUpstream(operation: string, outcome: string, seconds: number, attempts: number) {
-  const r = recent();
-  r.push({ at: Date.now(), ms: seconds * 1000, outcome });
-  if (r.length > 20_000) r.splice(0, r.length - 20_000);
-  if (!enabled()) return;
-  const m = metrics();
-  m.upstream.inc({ operation, outcome });
-  m.upstreamSeconds.observe({ operation }, seconds);
-  if (attempts > 1) m.upstreamRetries.inc({ operation }, attempts - 1);
-  if (outcome === 'upstream_timeout') m.upstreamTimeouts.inc({ operation });
-}
-
-/** Gauges read when Prometheus scrapes (the index, the audit log): registered once, by their owner. */
-export function registerGauge(
-  name: string,
-  help: string,
-  labelNames: string[],
-  collect: (gauge: Gauge) => Promise<void> | void,
-) {
-  const m = metrics();
-  if (m.registry.getSingleMetric(name)) return;
-  new Gauge({
-    name,
-    help,
-    labelNames,
-    registers: [m.registry],
-    async collect() {
-      await collect(this);
+export function createMetrics({ enabled, now = Date.now }: { enabled: boolean; now?: () => number }) {
+  const m = build();
+  const recent: { at: number; ms: number; outcome: string }[] = [];
+  return {
+    registry: m.registry,
+    /** A finished API request. `route` is the handler's pattern, e.g. `/api/collections/[id]`. */
+    recordRequest(route: string, method: string, status: number, seconds: number) {
+      if (!enabled) return;
+      m.requests.inc({ route, method, status: String(status) });
+      m.requestSeconds.observe({ route, method }, seconds);
     },
-  });
+    /** A page request as proxy.ts decided it. */
+    recordPage(pathname: string, outcome: 'passed' | 'redirected' | 'refused') {
+      if (!enabled) return;
+      m.pages.inc({ route: pageRoute(pathname), outcome });
+    },
+    /** A finished upstream read: its operation (list, collection, provider), outcome, time and retries. */
+    recordUpstream(operation: string, outcome: string, seconds: number, attempts: number) {
+      recent.push({ at: now(), ms: seconds * 1000, outcome });
+      if (recent.length > RECENT_MAX) recent.splice(0, recent.length - RECENT_MAX);
+      if (!enabled) return;
+      m.upstream.inc({ operation, outcome });
+      m.upstreamSeconds.observe({ operation }, seconds);
+      if (attempts > 1) m.upstreamRetries.inc({ operation }, attempts - 1);
+      if (outcome === 'upstream_timeout') m.upstreamTimeouts.inc({ operation });
+    },
+    /** Latency percentiles and outcomes of the upstream reads of the last five minutes. */
+    upstreamWindow(at = now()) {
+      while (recent.length && recent[0]!.at < at - WINDOW_MS) recent.shift();
+      const ms = recent.map((x) => x.ms).sort((a, b) => a - b);
+      const pick = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! : null);
+      const outcomes: Record<string, number> = {};
+      for (const x of recent) outcomes[x.outcome] = (outcomes[x.outcome] ?? 0) + 1;
+      return { reads: recent.length, p50Ms: pick(0.5), p95Ms: pick(0.95), outcomes };
+    },
+    /** A gauge read when Prometheus scrapes (the index, the audit log): registered once, by the runtime. */
+    registerGauge(name: string, help: string, labelNames: string[], collect: (gauge: Gauge) => Promise<void> | void) {
+      if (m.registry.getSingleMetric(name)) return;
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [m.registry],
+        async collect() {
+          await collect(this);
+        },
+      });
+    },
+  };
 }
 
-export function metricsRegistry(): Registry {
-  return metrics().registry;
-}
+export type Metrics = ReturnType<typeof createMetrics>;

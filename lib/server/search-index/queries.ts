@@ -14,7 +14,7 @@ import {
   type TokenKind,
 } from './blind';
 import { createOverview } from './overview';
-import type { IndexDatabase } from './schema';
+import type { AppDatabase } from '../database/schema';
 import type { IndexStore } from './store';
 
 /**
@@ -54,7 +54,7 @@ export function searchPlan(q: string): SearchPlan {
 }
 
 /** The index's tables plus the search's candidate ids: every arm's (`matches`), then each once (`hits`). */
-type SearchDb = IndexDatabase & { matches: { id: string }; hits: { id: string } };
+type SearchDb = AppDatabase & { matches: { id: string }; hits: { id: string } };
 type Rows = SelectQueryBuilder<SearchDb, 'collections' | 'hits', object>;
 type ListRows = SelectQueryBuilder<SearchDb, 'collections', object>;
 
@@ -67,7 +67,7 @@ const SORT_COLUMN: Record<Sort, ['created_at' | 'amount_value' | 'updated_at', '
   updatedAt: ['updated_at', 'asc'],
 };
 
-type DetailRow = IndexDatabase['collection_details'];
+type DetailRow = AppDatabase['collection_details'];
 /** What filters, sorts and a page of results read of the narrow rows. */
 const NARROW_COLUMNS = [
   'collections.id',
@@ -84,7 +84,7 @@ const WALK_FROM = 5_000;
 /** ...and its page is expected within this many rows of the walk. */
 const WALK_AT_MOST = 20_000;
 type NarrowRow = Pick<
-  IndexDatabase['collections'],
+  AppDatabase['collections'],
   'id' | 'status' | 'amount_value' | 'currency' | 'created_at' | 'updated_at'
 >;
 
@@ -116,7 +116,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       for (const token of rest) intersection = intersection.intersect(tokenIds(kind, token));
       return db.selectFrom(intersection.as('named')).select('named.id');
     }
-    type Joined = SelectQueryBuilder<IndexDatabase & Record<string, IndexDatabase['contact_tokens']>, string, object>;
+    type Joined = SelectQueryBuilder<AppDatabase & Record<string, AppDatabase['contact_tokens']>, string, object>;
     let joined = db
       .selectFrom('contact_tokens as t0')
       .where('t0.account', '=', account)
@@ -133,7 +133,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       ) as Joined;
     });
     return (
-      joined as unknown as SelectQueryBuilder<IndexDatabase & { t0: IndexDatabase['contact_tokens'] }, 't0', object>
+      joined as unknown as SelectQueryBuilder<AppDatabase & { t0: AppDatabase['contact_tokens'] }, 't0', object>
     ).select('t0.id');
   }
 
@@ -156,7 +156,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     const single = (word: string) => keys.token('name', word);
     if (words.length < 2 || !store.namePairsReady) return [allTokens('name', words.map(single))];
     const pairs = coveringPairs(words);
-    type Joined = SelectQueryBuilder<IndexDatabase & Record<string, IndexDatabase['contact_tokens']>, 'm', object>;
+    type Joined = SelectQueryBuilder<AppDatabase & Record<string, AppDatabase['contact_tokens']>, 'm', object>;
     let long = db
       .selectFrom('contact_tokens as m')
       .where('m.account', '=', account)
@@ -174,9 +174,9 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     });
     return [
       allTokens('name2', pairs),
-      (
-        long as unknown as SelectQueryBuilder<IndexDatabase & { m: IndexDatabase['contact_tokens'] }, 'm', object>
-      ).select('m.id'),
+      (long as unknown as SelectQueryBuilder<AppDatabase & { m: AppDatabase['contact_tokens'] }, 'm', object>).select(
+        'm.id',
+      ),
     ];
   }
 

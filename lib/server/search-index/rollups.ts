@@ -1,7 +1,7 @@
 import 'server-only';
 import { lockIndexWrites } from '../database/dialect';
 import type { Kysely, Transaction } from 'kysely';
-import type { IndexDatabase } from './schema';
+import type { AppDatabase } from '../database/schema';
 
 /**
  * The overview's roll-ups, kept as rows change: every insert, change or
@@ -19,8 +19,8 @@ export type RollupRecord = {
   completed_at: string | null;
 };
 
-type Grain = IndexDatabase['rollups']['grain'];
-type Counts = Omit<IndexDatabase['rollups'], 'account' | 'grain' | 'period' | 'currency' | 'status'>;
+type Grain = AppDatabase['rollups']['grain'];
+type Counts = Omit<AppDatabase['rollups'], 'account' | 'grain' | 'period' | 'currency' | 'status'>;
 
 /** Completion times in buckets 2 % wide (a median read from them is within 1 % of the true one). */
 const STEP = Math.log(1.02);
@@ -110,7 +110,7 @@ const ROWS_PER_STATEMENT = 500;
 
 /** Applies a delta: each key's counts added to what is there (keys that cancel out are skipped). */
 export async function applyDelta(
-  db: Kysely<IndexDatabase> | Transaction<IndexDatabase>,
+  db: Kysely<AppDatabase> | Transaction<AppDatabase>,
   account: number,
   delta: RollupDelta,
 ): Promise<void> {
@@ -153,7 +153,7 @@ const REBUILD_BATCH = 20_000;
  * of rows at a time in key order, with a turn of the event loop between batches; inside `db` when it
  * is a transaction.
  */
-export async function rebuildRollups(db: Kysely<IndexDatabase>, account: number): Promise<void> {
+export async function rebuildRollups(db: Kysely<AppDatabase>, account: number): Promise<void> {
   const delta = new RollupDelta();
   let after = '';
   for (;;) {
@@ -173,7 +173,7 @@ export async function rebuildRollups(db: Kysely<IndexDatabase>, account: number)
     after = rows[rows.length - 1]!.id;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  const replace = async (trx: Kysely<IndexDatabase>) => {
+  const replace = async (trx: Kysely<AppDatabase>) => {
     await lockIndexWrites(trx, account);
     await trx.deleteFrom('rollups').where('account', '=', account).execute();
     await trx.deleteFrom('rollup_durations').where('account', '=', account).execute();
@@ -185,7 +185,7 @@ export async function rebuildRollups(db: Kysely<IndexDatabase>, account: number)
 }
 
 /** Rows whose counts have all gone to zero (records moved to another status or day), dropped now and then. */
-export async function pruneRollups(db: Kysely<IndexDatabase>, account: number): Promise<void> {
+export async function pruneRollups(db: Kysely<AppDatabase>, account: number): Promise<void> {
   await db
     .deleteFrom('rollups')
     .where('account', '=', account)

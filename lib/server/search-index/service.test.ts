@@ -13,6 +13,14 @@ import { startSandbox, type TestSandbox } from '@/lib/testing/sandbox';
 let sandbox: TestSandbox;
 let dir: string;
 let service: import('./service').IndexService;
+let runtime: import('../runtime').Runtime;
+
+/** A runtime of the server's parts from the environment as it is now (the modules loaded afresh). */
+async function build(): Promise<import('../runtime').Runtime> {
+  vi.resetModules();
+  const [{ buildRuntime }, { getConfig }] = await Promise.all([import('../runtime'), import('../env')]);
+  return buildRuntime(getConfig());
+}
 
 beforeAll(async () => {
   sandbox = await startSandbox({ faults: false });
@@ -20,12 +28,12 @@ beforeAll(async () => {
   vi.stubEnv('SANDBOX_PORT', new URL(sandbox.url).port);
   vi.stubEnv('INDEX_PATH', join(dir, 'index.sqlite'));
   vi.stubEnv('INDEX_POLL_S', '1');
-  vi.resetModules();
-  service = (await import('./service')).indexService();
+  runtime = await build();
+  service = runtime.index;
   service.start();
 });
 afterAll(async () => {
-  await service.stop();
+  await runtime.stop();
   vi.unstubAllEnvs();
   await sandbox.close();
   rmSync(dir, { recursive: true, force: true });
@@ -57,24 +65,17 @@ describe('the index service', () => {
   });
 });
 
-/**
- * A second service in this process with `env` on top (a fresh module and a fresh global), for `check`;
- * the running one is put back after, and `env` unset.
- */
+/** A second runtime in this process with `env` on top, for `check` on its index; stopped after, and `env` unset. */
 async function withOtherService(
   env: Record<string, string>,
   check: (s: import('./service').IndexService) => Promise<void>,
 ) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  vi.resetModules();
-  const global = globalThis as Record<symbol, unknown>;
-  const key = Symbol.for('collections-console.index-service');
-  const saved = global[key];
-  delete global[key];
+  const other = await build();
   try {
-    await check((await import('./service')).indexService());
+    await check(other.index);
   } finally {
-    global[key] = saved;
+    await other.stop();
     for (const name of Object.keys(env)) if (name !== 'INDEX_PATH') vi.stubEnv(name, '');
   }
 }

@@ -9,7 +9,7 @@ import { defaults, filterSchema } from '@/lib/api/list-state';
 import { sampleCollection } from '@/lib/testing/samples';
 import { storeKinds } from '@/lib/testing/stores';
 import { blindKeys } from './blind';
-import { migrationProvider } from './migrations';
+import { migrationProvider } from '../database/migrations';
 import { createQueries } from './queries';
 import { openIndexStore, type IndexStore } from './store';
 

@@ -1,5 +1,5 @@
 import { collectionIdParams } from '@/lib/api/inputs';
-import { viewCollection } from '@/lib/server/views';
+import { viewCollection } from '@/lib/server/reads/records';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({

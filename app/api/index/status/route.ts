@@ -1,5 +1,5 @@
 import { apiRoute } from '@/lib/server/route';
-import { indexStatus } from '@/lib/server/search-index/reads';
+import { indexStatus } from '@/lib/server/reads/collections';
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/index/status',

@@ -1,5 +1,5 @@
 import { providerIdParams } from '@/lib/api/inputs';
-import { viewProvider } from '@/lib/server/views';
+import { viewProvider } from '@/lib/server/reads/records';
 import { apiRoute } from '@/lib/server/route';
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({

@@ -5,9 +5,9 @@ import { errorMessage } from '@/lib/api/error-codes';
 import type { ApiFailure } from '@/lib/api/failure';
 import { isResourceId, type ResourceKind } from '@/lib/api/ids';
 import type { Collection, Provider } from '@/lib/api/schemas';
-import { requestContext } from './context';
-import { viewCollection, viewProvider } from './views';
-import { toFailure } from './errors';
+import { requestContext } from '../context';
+import { toFailure } from '../errors';
+import { viewCollection, viewProvider } from './records';
 
 /**
  * The one read of a record page (collection or provider): context and gate,

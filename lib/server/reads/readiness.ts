@@ -1,7 +1,7 @@
 import 'server-only';
 import { systemContext } from '../context';
 import { listCollections } from '../data';
-import { indexService } from '../search-index/service';
+import { runtime } from '../runtime';
 
 /**
  * Readiness (contract section 11): the upstream answers a one-row list with the
@@ -24,7 +24,7 @@ function upstreamOk(now: number): Promise<boolean> {
 }
 
 export async function readiness(now = Date.now()) {
-  const [up, index] = await Promise.all([upstreamOk(now), indexService().status()]);
+  const [up, index] = await Promise.all([upstreamOk(now), runtime().index.status()]);
   // An index turned off is not a fault (the dashboard serves live pages without it); a failing one is.
   const checks = [
     { name: 'upstream' as const, ok: up },

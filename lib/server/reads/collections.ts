@@ -4,10 +4,10 @@ import { defaults, filterSchema, isIndexed, type ListState, type SearchState } f
 import { assertContext, type RequestContext } from '../context';
 import { listCollections } from '../data';
 import { AppError } from '../errors';
-import type { CollectionSummary, IndexPage } from './queries';
-import { indexService } from './service';
-import { storeFault } from '../database/connect';
 import { audited, searchKind, searchTarget } from '../audit/audit';
+import { storeFault } from '../database/connect';
+import { runtime } from '../runtime';
+import type { CollectionSummary, IndexPage } from '../search-index/queries';
 
 /**
  * The index's reads as the dashboard's API answers them: the seed's envelope,
@@ -28,7 +28,7 @@ async function guarded<T>(read: () => Promise<T>): Promise<T> {
   } catch (error) {
     const fault = storeFault(error);
     if (!fault) throw error;
-    await indexService().storeFault(error);
+    await runtime().index.storeFault(error);
     throw new AppError(
       'index_unavailable',
       fault === 'unreachable'
@@ -39,8 +39,7 @@ async function guarded<T>(read: () => Promise<T>): Promise<T> {
 }
 
 async function fromIndex<T>(read: () => Promise<IndexPage<T>>, page: number, limit: number, message: string) {
-  const service = indexService();
-  const [result, status] = await Promise.all([guarded(read), service.status()]);
+  const [result, status] = await Promise.all([guarded(read), runtime().index.status()]);
   return {
     status: 'success' as const,
     message,
@@ -65,11 +64,12 @@ const searchDetail = (q: string, page: number, result: { meta: { count: number }
 export async function searchCollections(context: RequestContext, state: SearchState & { q: string }) {
   assertContext(context);
   return audited(
+    runtime().audit,
     context,
     'search',
     searchTarget(state.q),
     async () => {
-      const queries = await indexService().queries();
+      const queries = await runtime().index.queries();
       return fromIndex(
         () => queries.search(state.q, defaults(filterSchema), state.page, state.limit),
         state.page,
@@ -85,21 +85,23 @@ export async function searchCollections(context: RequestContext, state: SearchSt
 export async function indexedCollections(context: RequestContext, state: ListState) {
   assertContext(context);
   const read = async () => {
-    const queries = await indexService().queries();
+    const queries = await runtime().index.queries();
     const page = state.q
       ? () => queries.search(state.q!, state, state.page, state.limit)
       : () => queries.list(state, state.page, state.limit);
     return fromIndex<CollectionSummary>(page, state.page, state.limit, 'Collections retrieved from the index');
   };
+  const log = runtime().audit;
   if (state.q)
-    return audited(context, 'search', searchTarget(state.q), read, (r) => searchDetail(state.q!, state.page, r));
-  return audited(context, 'filter', null, read, (r) => ({ ...state, results: r?.meta.count ?? null }));
+    return audited(log, context, 'search', searchTarget(state.q), read, (r) => searchDetail(state.q!, state.page, r));
+  return audited(log, context, 'filter', null, read, (r) => ({ ...state, results: r?.meta.count ?? null }));
 }
 
 /** The live upstream list (no filters), as the list page and `/api/collections` read it. */
 export async function liveCollections(context: RequestContext, state: ListState) {
   assertContext(context);
   return audited(
+    runtime().audit,
     context,
     'filter',
     null,
@@ -119,11 +121,12 @@ export async function collectionsPage(context: RequestContext, state: ListState)
 export async function indexOverview(context: RequestContext, range: Range) {
   assertContext(context);
   return audited(
+    runtime().audit,
     context,
     'filter',
     'overview',
     async () => {
-      const service = indexService();
+      const service = runtime().index;
       const queries = await service.queries();
       const [figures, status] = await Promise.all([
         guarded(() => queries.overview(range, Date.now())),
@@ -139,5 +142,5 @@ export async function indexOverview(context: RequestContext, range: Range) {
 /** `/api/index/status`. */
 export async function indexStatus(context: RequestContext) {
   assertContext(context);
-  return { status: 'success' as const, message: 'Index status', data: await indexService().status() };
+  return { status: 'success' as const, message: 'Index status', data: await runtime().index.status() };
 }

@@ -2,11 +2,14 @@ import 'server-only';
 import type { Generated } from 'kysely';
 
 /**
- * The index's tables, as Kysely sees them. Dialect-neutral on purpose (text
- * timestamps in one ISO form, integers, text tokens), so the same queries and
- * migrations run on SQLite and PostgreSQL. Every row carries its account.
+ * The application's tables, as Kysely sees them: the search index's (every row
+ * carries its account), the audit log's and the drift report's, each written by
+ * its own room and all migrated here (migrations/). Dialect-neutral on purpose
+ * (text timestamps in one ISO form, integers, text tokens), so the same queries
+ * and migrations run on SQLite and PostgreSQL.
  */
-export type IndexDatabase = {
+export type AppDatabase = {
+  /** The index's marks: the secret's check value, the roll-ups' version, the name-pair backfill's cursor. */
   index_meta: { key: string; value: string };
   /** Schema drift (lib/server/observability/drift.ts): never emptied with the index. */
   drift: {

@@ -1,8 +1,9 @@
 import 'server-only';
 import type { AuditQuery, AuditRow } from '@/lib/api/audit';
 import { assertAdmin, type RequestContext } from '../context';
+import { audit, searchTarget } from '../audit/audit';
 import { AppError } from '../errors';
-import { audit, auditDatabase, auditLog, searchTarget } from './audit';
+import { runtime } from '../runtime';
 
 /**
  * `/api/audit` and the `/audit` page (admins only): entries newest first,
@@ -11,14 +12,15 @@ import { audit, auditDatabase, auditLog, searchTarget } from './audit';
  * written are flushed first, so what a user just did is there.
  */
 export async function readAudit(context: RequestContext, query: AuditQuery) {
+  const { audit: log, database } = runtime();
   try {
     assertAdmin(context);
   } catch (error) {
-    audit(context, 'access_denied', '/audit', 'forbidden_role');
+    audit(log, context, 'access_denied', '/audit', 'forbidden_role');
     throw error;
   }
-  await auditLog().flush();
-  const db = await auditDatabase();
+  await log.flush();
+  const db = await database.available();
   if (!db) throw new AppError('index_unavailable', 'The audit log cannot be read right now: its database is not open');
   let where = db.selectFrom('audit_entries');
   if (query.user) where = where.where('user', '=', query.user.toLowerCase());

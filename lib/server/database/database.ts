@@ -1,0 +1,153 @@
+import 'server-only';
+import { statSync } from 'node:fs';
+import type { Clock } from '../clock';
+import {
+  describeTarget,
+  storeFault,
+  type AppDb,
+  type Connection,
+  type DatabaseTarget,
+  type StoreFault,
+} from './connect';
+import { openMigrated, setFileAside } from './migrate';
+
+/**
+ * The application's one database in this process (the runtime builds it): the index, the audit log, the
+ * drift report and whatever comes later are tables in it, reached through the connection it holds. It
+ * connects and migrates on first use, and owns what can go wrong with the file or the server:
+ *
+ *   closed ──open()──▶ open ──fault: damaged──▶ file set aside, closed (the next open starts it again)
+ *     ▲   ◀─failed: held for 10 s (no answer) or 60 s (anything else)─┘ │
+ *     └──────────────fault: unwritable, unreachable: closed, held as a failure──────┘
+ *
+ * A failure is remembered with its retry time: until then `open()` throws it again at once and
+ * `available()` answers null, so writers (the audit log) keep their entries and ask later.
+ */
+export type DatabaseLog = {
+  warn: (obj: object, msg: string) => void;
+  error: (obj: object, msg: string) => void;
+};
+
+/** A database that does not answer (restarting, failing over) is asked again sooner than a full disk. */
+export const RECONNECT_MS = 10_000;
+export const REOPEN_MS = 60_000;
+
+/** An error's code for the operator: a SQLite or SQLSTATE code, or a system one; never its message. */
+export const codeOf = (error: unknown): string => {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && /^[\w-]{1,40}$/.test(code) ? code : 'unknown';
+};
+
+export function createDatabase({ target, clock, log }: { target: DatabaseTarget; clock: Clock; log: DatabaseLog }) {
+  const path = target.kind === 'sqlite' ? target.path : null;
+  const where = describeTarget(target);
+  let connection: Connection | null = null;
+  let inode = 0;
+  let setAside = false;
+  let opening: Promise<Connection> | null = null;
+  let failure: { error: unknown; until: number } | null = null;
+  let closed = false;
+
+  const hold = (error: unknown) => {
+    const until = clock.now() + (storeFault(error) === 'unreachable' ? RECONNECT_MS : REOPEN_MS);
+    failure = { error, until };
+  };
+
+  /** Closes the connection (not awaited by callers that must not wait on a pool whose server went away). */
+  function drop(): Promise<void> {
+    const current = connection;
+    connection = null;
+    return current ? current.db.destroy().catch(() => {}) : Promise.resolve();
+  }
+
+  const database = {
+    target,
+    /** Where it is, for logs and the operator: the file, or host, port and database; never credentials. */
+    where,
+    /** The open database, connected and migrated on first use; the last failure's error until its retry time. */
+    open(): Promise<Connection> {
+      if (connection) return Promise.resolve(connection);
+      if (closed) return Promise.reject(new Error('The database is closed'));
+      if (failure && clock.now() < failure.until) return Promise.reject(failure.error);
+      opening ??= openMigrated(target, clock.now)
+        .then((opened) => {
+          connection = opened.connection;
+          setAside ||= opened.setAside;
+          inode = path ? statSync(path).ino : 0;
+          failure = null;
+          if (opened.setAside)
+            log.warn({ database: where }, 'database: a file this version cannot migrate was set aside');
+          return opened.connection;
+        })
+        .catch((error: unknown) => {
+          hold(error);
+          log.error({ code: codeOf(error), database: where }, 'database: cannot open');
+          throw error;
+        })
+        .finally(() => {
+          opening = null;
+        });
+      return opening;
+    },
+    /** The open database, or null while it is not (opening failed, held closed after a fault). */
+    available(): Promise<AppDb | null> {
+      return database.open().then(
+        (c) => c.db,
+        () => null,
+      );
+    },
+    current(): Connection | null {
+      return connection;
+    },
+    /** The last open's or fault's error while the database is held closed; null when it may be opened. */
+    failure(): { error: unknown; until: number } | null {
+      return failure && clock.now() < failure.until ? failure : null;
+    },
+    /** Whether an open since the last call set a file aside (the index then says it was rebuilt). */
+    takeSetAside(): boolean {
+      const was = setAside;
+      setAside = false;
+      return was;
+    },
+    /** The SQLite file we opened is no longer the one at its path (deleted or replaced under us). */
+    replaced(): boolean {
+      if (!path || !connection) return false;
+      try {
+        return statSync(path).ino !== inode;
+      } catch {
+        return true;
+      }
+    },
+    /**
+     * What a database error means, acted on: `damaged` sets the file aside and closes (the next open starts
+     * an empty one); `unwritable` and `unreachable` close and hold the database closed until the retry time;
+     * `other` (a busy file, a deadlock: passing) and null (not the database's) change nothing.
+     */
+    async fault(error: unknown): Promise<StoreFault | null> {
+      const fault = storeFault(error);
+      if (fault === 'damaged') {
+        await database.reopen(`the database file is damaged (${codeOf(error)})`, true);
+      } else if (fault === 'unwritable' || fault === 'unreachable') {
+        log.error({ code: codeOf(error), database: where }, 'database: fault; closed until it is fixed');
+        hold(error);
+        // Not awaited: a pool whose server stopped answering may take long to end its clients.
+        void drop();
+      }
+      return fault;
+    },
+    /** Closes the connection; `damaged` moves the file aside first. The next `open()` connects again. */
+    async reopen(why: string, damaged = false): Promise<void> {
+      log.warn({ why, database: where }, 'database: reopening');
+      await drop();
+      failure = null;
+      if (damaged && path) setFileAside(path, 'damaged', clock.now());
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await drop();
+    },
+  };
+  return database;
+}
+
+export type Database = ReturnType<typeof createDatabase>;

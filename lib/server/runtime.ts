@@ -1,0 +1,115 @@
+import 'server-only';
+import { resolve } from 'node:path';
+import { collectionListEnvelopeSchema } from '@/lib/api/envelopes';
+import { createAuditLog } from './audit/log';
+import { systemClock, type Clock } from './clock';
+import { systemContext } from './context';
+import { createDatabase } from './database/database';
+import { getConfig, type DatabaseTarget, type ServerConfig } from './env';
+import { logger } from './logger';
+import { createDriftCollector } from './observability/drift';
+import { registerScrapeGauges } from './observability/gauges';
+import { createMetrics } from './observability/metrics';
+import { createIndexService } from './search-index/service';
+import { createUpstreamClient } from './upstream';
+
+/**
+ * What the server is made of, built once per process: the application's database, the upstream client,
+ * the metrics registry, the drift report, the audit log and the search index, each handed what it needs.
+ * Nothing else in lib/server keeps process-wide state; pages, route handlers and proxy.ts reach these
+ * through `runtime()`.
+ *
+ *   config ─▶ database ─┬─▶ audit log      (its entries wait in memory while the database is away)
+ *                       ├─▶ drift report   (fed by the upstream client's answers)
+ *                       └─▶ index ◀── upstream client ──▶ metrics
+ *
+ * Background work (the index's sync, the audit log's flushes, the drift report's) starts with `start()`,
+ * at server start (instrumentation.ts), never during `next build`.
+ */
+export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
+  const log = logger;
+  const target: DatabaseTarget =
+    config.database.kind === 'sqlite' ? { kind: 'sqlite', path: resolve(config.database.path) } : config.database;
+  const database = createDatabase({ target, clock, log });
+  const metrics = createMetrics({ enabled: config.metricsToken !== null, now: clock.now });
+  const drift = createDriftCollector({ database: database.available, clock, log });
+  const upstream = createUpstreamClient({
+    ...config.upstream,
+    observe: {
+      // A bystander: what the seed does not describe is noted, never thrown into a read.
+      answer: (operation, envelope) => {
+        try {
+          drift.observeAnswer(operation, envelope);
+        } catch {
+          // the report is a bystander
+        }
+      },
+      read: metrics.recordUpstream,
+    },
+  });
+  const audit = createAuditLog({
+    database: database.available,
+    now: clock.now,
+    log,
+    retentionDays: config.auditRetentionDays,
+    setTimer: (fn, ms) => {
+      clock.after(ms, fn);
+      return {};
+    },
+  });
+  const index = createIndexService({
+    index: config.index,
+    sandbox: config.upstream.sandbox,
+    upstream: config.upstream,
+    database,
+    clock,
+    log,
+    readPage: (page, limit) =>
+      upstream.get({ kind: 'list', page, limit }, collectionListEnvelopeSchema, systemContext('index-sync')),
+  });
+  const runtime = {
+    config,
+    clock,
+    database,
+    metrics,
+    drift,
+    upstream,
+    audit,
+    index,
+    /** Starts the background work (idempotent). */
+    start() {
+      index.start();
+    },
+    /** Ends the background work and closes the database (tests; a process simply exits). */
+    async stop() {
+      await index.stop();
+      await audit.flush();
+      await drift.flush();
+      await database.close();
+    },
+  };
+  registerScrapeGauges(runtime);
+  return runtime;
+}
+
+export type Runtime = ReturnType<typeof buildRuntime>;
+
+/**
+ * The one process-wide value: Next.js bundles instrumentation, proxy.ts and each route apart, each with
+ * its own copy of this module, and all of them must find the one runtime.
+ */
+const KEY = Symbol.for('collections-console.runtime');
+
+/** The process's runtime, built on first use from the environment's configuration. */
+export function runtime(): Runtime {
+  const global = globalThis as Record<symbol, Runtime | undefined>;
+  return (global[KEY] ??= buildRuntime(getConfig()));
+}
+
+/** Stops and forgets the process's runtime (tests that start the server's parts again with other settings). */
+export async function resetRuntime(): Promise<void> {
+  const global = globalThis as Record<symbol, Runtime | undefined>;
+  const current = global[KEY];
+  global[KEY] = undefined;
+  await current?.stop();
+}

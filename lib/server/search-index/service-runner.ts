@@ -1,0 +1,80 @@
+import 'server-only';
+import type { Clock } from '../clock';
+import { REOPEN_MS } from '../database/database';
+import type { Supervisor } from './service-supervisor';
+
+/**
+ * The index's background work on the service's clock: the loop that opens the index, checks its file and
+ * steps the sync (each step says how long to wait), and the name-pair backfill of an older index on a timer
+ * of its own, never the sync's (whose waits are its pace upstream): 50 ms of slices of ~6 ms
+ * (store-maintenance.ts), then 50 ms for everything else, until done. A store error waits the reopen interval.
+ */
+const BACKFILL_MS = 50;
+/** Off: asked again no sooner than a second, no later than a minute. */
+const OFF_MIN_WAIT_MS = 1_000;
+
+export function createRunner({ supervisor, clock }: { supervisor: Supervisor; clock: Clock }) {
+  let stopped = false;
+  let cancelLoop: (() => void) | null = null;
+  let backfilling = false;
+  /** The loop's turn in progress: a hand-over waits for it, so no step re-takes the lease afterwards. */
+  let turn: Promise<void> | null = null;
+
+  function backfillPairs(): void {
+    if (backfilling) return;
+    backfilling = true;
+    const tick = async () => {
+      const current = supervisor.current();
+      if (stopped || !current || current.store.namePairsReady) {
+        backfilling = false;
+        return;
+      }
+      let wait = BACKFILL_MS;
+      try {
+        await current.store.backfillNamePairs(BACKFILL_MS);
+      } catch (error) {
+        await supervisor.fault(error);
+        wait = REOPEN_MS;
+      }
+      clock.after(wait, () => void tick());
+    };
+    void tick();
+  }
+
+  async function once(): Promise<number> {
+    let wait = REOPEN_MS;
+    try {
+      await supervisor.ensureOpen();
+      await supervisor.checkHealth();
+      const running = supervisor.current();
+      if (running) wait = await running.sync.step();
+      // Only the leader writes the pairs: every replica backfilling the one shared index did it N times over.
+      if (running && running.sync.snapshot().leader && !running.store.namePairsReady) backfillPairs();
+    } catch (error) {
+      await supervisor.fault(error);
+      wait = 1_000;
+    }
+    // Off: back when the fault's retry interval is up (10 s for a database that did not answer).
+    if (!supervisor.current())
+      wait = Math.min(REOPEN_MS, Math.max(OFF_MIN_WAIT_MS, supervisor.retryAt() - clock.now()));
+    return Math.max(0, wait);
+  }
+
+  function loop(): void {
+    if (stopped) return;
+    turn = once().then((wait) => {
+      turn = null;
+      if (!stopped) cancelLoop = clock.after(wait, loop);
+    });
+  }
+
+  return {
+    start: loop,
+    /** Stops the loop and the backfill, and waits for the turn in flight to end. */
+    async stop(): Promise<void> {
+      stopped = true;
+      cancelLoop?.();
+      await turn;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import 'server-only';
+import type { Transaction } from 'kysely';
+import type { AppDb, Connection } from '../database/connect';
+import { lockIndexWrites, type Dialect } from '../database/dialect';
+import type { AppDatabase } from '../database/schema';
+import type { BlindKeys } from './blind';
+
+/**
+ * What every part of the index's store works with (store.ts puts it together): the database, the
+ * account's id and key, the blind keys, and the one way to write.
+ */
+export type StoreContext = {
+  db: AppDb;
+  dialect: Dialect;
+  connection: Connection;
+  /** The account's id in this store (rows carry it). */
+  account: number;
+  /** The account's non-reversible key (sealed contacts are bound to it). */
+  accountKey: string;
+  keys: BlindKeys;
+  /** A write transaction: on PostgreSQL it first takes the account's write lock (dialect.ts). */
+  write<T>(fn: (trx: Transaction<AppDatabase>) => Promise<T>): Promise<T>;
+};
+
+export function storeContext(
+  connection: Connection,
+  account: number,
+  accountKey: string,
+  keys: BlindKeys,
+): StoreContext {
+  const { db, dialect } = connection;
+  return {
+    db,
+    dialect,
+    connection,
+    account,
+    accountKey,
+    keys,
+    write: (fn) =>
+      db.transaction().execute(async (trx) => {
+        await lockIndexWrites(trx, account);
+        return fn(trx);
+      }),
+  };
+}
+
+export const TOKENS_PER_STATEMENT = 2_000;
+
+/** A turn of the event loop: SQLite's writes are synchronous, and requests waiting meanwhile go first. */
+export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export const chunks = <T>(items: T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));

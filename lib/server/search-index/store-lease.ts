@@ -1,0 +1,54 @@
+import 'server-only';
+import type { AppDatabase } from '../database/schema';
+import type { StoreContext } from './store-context';
+
+/**
+ * The sync's own rows: its checkpoint and figures (`sync_state`), and the lease that lets one process of
+ * several read the upstream (`sync_lease`; sync.ts takes and renews it).
+ */
+export type SyncState = AppDatabase['sync_state'];
+
+export function createSyncRows({ db, account, connection }: StoreContext) {
+  return {
+    state: (): Promise<SyncState> =>
+      db.selectFrom('sync_state').selectAll().where('account', '=', account).executeTakeFirstOrThrow(),
+    async saveState(patch: Partial<Omit<SyncState, 'account'>>): Promise<void> {
+      await db.updateTable('sync_state').set(patch).where('account', '=', account).execute();
+    },
+    /** Takes or renews the sync lease for `ttlMs`; false while another live process holds it. */
+    async lease(owner: string, now: number, ttlMs: number): Promise<boolean> {
+      await db
+        .insertInto('sync_lease')
+        .values({ account, owner, expires_at: now + ttlMs })
+        .onConflict((oc) =>
+          oc
+            .column('account')
+            .doUpdateSet({ owner, expires_at: now + ttlMs })
+            .where((eb) => eb.or([eb('sync_lease.owner', '=', owner), eb('sync_lease.expires_at', '<', now)])),
+        )
+        .execute();
+      const row = await db.selectFrom('sync_lease').select('owner').where('account', '=', account).executeTakeFirst();
+      return row?.owner === owner;
+    },
+    /** Gives the lease up (a clean stop), so another process need not wait for it to lapse. */
+    async release(owner: string): Promise<void> {
+      await db.deleteFrom('sync_lease').where('account', '=', account).where('owner', '=', owner).execute();
+    },
+    /** The same, synchronously: for a process's `exit` event, where nothing asynchronous runs. */
+    releaseNow(owner: string): void {
+      // PostgreSQL cannot be reached synchronously: there the lease lapses on its own (sync.ts LEASE_TTL_MS),
+      // unless a signal handler let the service release it first.
+      if (!connection.sqlite) return;
+      const { sql: text, parameters } = db
+        .deleteFrom('sync_lease')
+        .where('account', '=', account)
+        .where('owner', '=', owner)
+        .compile();
+      try {
+        connection.sqlite.prepare(text).run(...(parameters as unknown[]));
+      } catch {
+        // Closed already, or the disk is gone: the lease lapses on its own.
+      }
+    },
+  };
+}

@@ -1,0 +1,275 @@
+import 'server-only';
+import type { Transaction } from 'kysely';
+import type { Collection } from '@/lib/api/schemas';
+import { lineItemTotals } from '@/lib/format/money';
+import type { AppDatabase } from '../database/schema';
+import { contactTokens, referenceKey, sealAad, type BlindKeys } from './blind';
+import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
+import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
+
+/**
+ * The index's records: what the upstream showed, written as narrow rows (filters, sorts, counts), details
+ * (a page of results), blind tokens (search) and a sealed contact, with the roll-ups counting each change
+ * once; and the removal of what a completed scan did not see.
+ */
+const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+
+function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collection, seenAt: string) {
+  const { firstName, lastName, email, phone } = c.contact;
+  return {
+    row: {
+      account,
+      id: c.id,
+      reference_key: referenceKey(c.reference),
+      status: c.status,
+      amount_value: c.amount.value,
+      currency: c.amount.currency,
+      created_at: iso(c.createdAt)!,
+      updated_at: iso(c.updatedAt)!,
+      completed_at: iso(c.completedAt),
+      seen_at: seenAt,
+    },
+    details: {
+      account,
+      id: c.id,
+      reference: c.reference,
+      type: c.type,
+      completed_at: iso(c.completedAt),
+      line_item_count: c.metadata.length,
+      line_item_totals: JSON.stringify(lineItemTotals(c.metadata)),
+      contact_sealed: keys.seal({ firstName, lastName, email, phone }, sealAad(accountKey, c.id)),
+    },
+  };
+}
+
+/**
+ * Records per transaction. SQLite writes block the event loop (better-sqlite3 is synchronous), so
+ * a page is written in slices with a turn of the loop between them: a request that arrives during a
+ * sync waits for one slice (a few ms at a million rows), not for the whole page.
+ */
+const RECORDS_PER_SLICE = 25;
+const RECORDS_PER_BULK_SLICE = 100;
+
+/** The tokens of records as the index holds them (from their sealed contacts), deleted by key, kind by kind. */
+async function deleteTokens(trx: Transaction<AppDatabase>, store: StoreContext, sealed: Map<string, string>) {
+  const { keys, account, accountKey } = store;
+  const byKind = new Map<string, Set<string>>();
+  for (const [id, contact] of sealed) {
+    let opened;
+    try {
+      opened = keys.open(contact, sealAad(accountKey, id));
+    } catch {
+      continue; // sealed under another secret: the store was emptied at open, so this cannot happen
+    }
+    for (const t of contactTokens(keys, opened)) {
+      if (!byKind.has(t.kind)) byKind.set(t.kind, new Set());
+      byKind.get(t.kind)!.add(t.token);
+    }
+  }
+  const ids = [...sealed.keys()];
+  for (const [kind, tokens] of byKind) {
+    for (const part of chunks([...tokens], TOKENS_PER_STATEMENT)) {
+      await trx
+        .deleteFrom('contact_tokens')
+        .where('account', '=', account)
+        .where('kind', '=', kind)
+        .where('token', 'in', part)
+        .where('id', 'in', ids)
+        .execute();
+    }
+  }
+}
+
+async function writeSlice(
+  trx: Transaction<AppDatabase>,
+  store: StoreContext,
+  slice: Collection[],
+  seenAt: string,
+  /** The slice's records as the index already holds them: their sealed contacts and what the roll-ups counted. */
+  previous: Map<string, { sealed: string; counted: RollupRecord }>,
+) {
+  const { keys, account, accountKey } = store;
+  {
+    const rows = slice.map((c) => toRows(keys, account, accountKey, c, seenAt));
+    const delta = new RollupDelta();
+    for (const old of previous.values()) delta.add(old.counted, -1);
+    for (const r of rows) delta.add({ ...r.row, completed_at: r.details.completed_at }, 1);
+    await applyDelta(trx, account, delta);
+    await trx
+      .insertInto('collections')
+      .values(rows.map((r) => r.row))
+      .onConflict((oc) =>
+        oc.columns(['account', 'id']).doUpdateSet((eb) => ({
+          reference_key: eb.ref('excluded.reference_key'),
+          status: eb.ref('excluded.status'),
+          amount_value: eb.ref('excluded.amount_value'),
+          currency: eb.ref('excluded.currency'),
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+          completed_at: eb.ref('excluded.completed_at'),
+          seen_at: eb.ref('excluded.seen_at'),
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto('collection_details')
+      .values(rows.map((r) => r.details))
+      .onConflict((oc) =>
+        oc.columns(['account', 'id']).doUpdateSet((eb) => ({
+          reference: eb.ref('excluded.reference'),
+          type: eb.ref('excluded.type'),
+          completed_at: eb.ref('excluded.completed_at'),
+          line_item_count: eb.ref('excluded.line_item_count'),
+          line_item_totals: eb.ref('excluded.line_item_totals'),
+          contact_sealed: eb.ref('excluded.contact_sealed'),
+        })),
+      )
+      .execute();
+    // Records seen before: their old tokens, found again from their old sealed contact, go first.
+    if (previous.size) await deleteTokens(trx, store, new Map([...previous].map(([id, p]) => [id, p.sealed])));
+    const tokens = slice.flatMap((c) => contactTokens(keys, c.contact).map((t) => ({ account, id: c.id, ...t })));
+    for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
+      await trx
+        .insertInto('contact_tokens')
+        .values(part)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  }
+}
+
+/** Records as the index holds them, with what the roll-ups counted of them and their sealed contact. */
+const counted = (trx: Transaction<AppDatabase>, account: number) =>
+  trx
+    .selectFrom('collections as c')
+    .innerJoin('collection_details as d', (join) =>
+      join.onRef('d.account', '=', 'c.account').onRef('d.id', '=', 'c.id'),
+    )
+    .select(['c.id', 'c.status', 'c.amount_value', 'c.currency', 'c.created_at', 'd.contact_sealed', 'd.completed_at'])
+    .where('c.account', '=', account);
+
+/** What the index holds of these records now: their sealed contacts and what the roll-ups counted. */
+const previousOf = async (trx: Transaction<AppDatabase>, account: number, ids: string[]) =>
+  new Map(
+    (await counted(trx, account).where('c.id', 'in', ids).execute()).map(
+      (r) => [r.id, { sealed: r.contact_sealed, counted: { ...r, amount_value: Number(r.amount_value) } }] as const,
+    ),
+  );
+
+export function createRecords(store: StoreContext) {
+  const { db, account, write } = store;
+  return {
+    /**
+     * Inserts or refreshes records as the upstream showed them at `seenAt`. `bulk` (an unpaced sync)
+     * writes larger slices: fewer commits, each blocking the event loop longer.
+     */
+    async upsert(records: Collection[], seenAt: string, options: { bulk?: boolean } = {}): Promise<void> {
+      // The same id twice in one batch (a page that shifted): the last one wins.
+      const unique = [...new Map(records.map((c) => [c.id, c])).values()];
+      if (!unique.length) return;
+      // Most records a rescan or a live read meets are as the index has them: those at most get
+      // `seen_at` (one statement); the rest are sealed, tokenised and written.
+      const [stored, sync] = await Promise.all([
+        db
+          .selectFrom('collections')
+          .select([
+            'id',
+            'status',
+            'amount_value',
+            'currency',
+            'updated_at',
+            'reference_key',
+            'created_at',
+            'completed_at',
+            'seen_at',
+          ])
+          .where('account', '=', account)
+          .where(
+            'id',
+            'in',
+            unique.map((c) => c.id),
+          )
+          .execute(),
+        db.selectFrom('sync_state').select('scan_started_at').where('account', '=', account).executeTakeFirst(),
+      ]);
+      const known = new Map(stored.map((r) => [r.id, r]));
+      // A stored time equal to the upstream's text needs no Date (the usual case: both are ISO with ms).
+      const sameTime = (stored: string | null, given: string | null) => stored === given || stored === iso(given);
+      const isSame = (c: Collection) => {
+        const r = known.get(c.id);
+        return (
+          r !== undefined &&
+          r.status === c.status &&
+          Number(r.amount_value) === c.amount.value &&
+          r.currency === c.amount.currency &&
+          sameTime(r.updated_at, c.updatedAt) &&
+          sameTime(r.completed_at, c.completedAt) &&
+          r.reference_key === referenceKey(c.reference)
+        );
+      };
+      const sameIds = new Set(unique.filter(isSame).map((c) => c.id));
+      const same = (c: Collection) => sameIds.has(c.id);
+      // `seen_at` only answers "seen since the running scan began?" (what a completed scan did not see
+      // since its start is removed), so only records not seen since then are marked, and with no scan
+      // running none are: a live list page re-read no longer writes 100 rows (~1 ms of CPU a request).
+      const scanStart = sync?.scan_started_at ?? null;
+      const unchanged = unique
+        .filter((c) => same(c) && scanStart !== null && known.get(c.id)!.seen_at < scanStart)
+        .map((c) => c.id);
+      if (unchanged.length) {
+        await db
+          .updateTable('collections')
+          .set({ seen_at: seenAt })
+          .where('account', '=', account)
+          .where('id', 'in', unchanged)
+          .execute();
+      }
+      const changed = unique.filter((c) => !same(c));
+      const size = options.bulk ? RECORDS_PER_BULK_SLICE : RECORDS_PER_SLICE;
+      for (const [i, slice] of chunks(changed, size).entries()) {
+        if (i || unchanged.length) await yieldToRequests();
+        // What the slice's records were is read under the write lock: another replica may have just
+        // written one of them, and the roll-ups must count each change once.
+        await write(async (trx) =>
+          writeSlice(
+            trx,
+            store,
+            slice,
+            seenAt,
+            await previousOf(
+              trx,
+              account,
+              slice.map((c) => c.id),
+            ),
+          ),
+        );
+      }
+    },
+    /** Removes rows no scan, poll or live read has seen since `before` (the start of a completed scan). */
+    removeUnseen: (before: string): Promise<number> =>
+      write(async (trx) => {
+        // One pass over the narrow rows finds what the scan did not see (no index on seen_at: every
+        // write of a scan would pay for one); the rest is by key. Three passes blocked the event loop
+        // ~0.5 s at the end of each scan of 1,000,000 rows.
+        const unseen = await trx
+          .selectFrom('collections')
+          .select('id')
+          .where('account', '=', account)
+          .where('seen_at', '<', before)
+          .execute();
+        const delta = new RollupDelta();
+        for (const part of chunks(
+          unseen.map((r) => r.id),
+          500,
+        )) {
+          const gone = await counted(trx, account).where('c.id', 'in', part).execute();
+          for (const g of gone) delta.add(g, -1);
+          await deleteTokens(trx, store, new Map(gone.map((g) => [g.id, g.contact_sealed])));
+          await trx.deleteFrom('collection_details').where('account', '=', account).where('id', 'in', part).execute();
+          await trx.deleteFrom('collections').where('account', '=', account).where('id', 'in', part).execute();
+        }
+        await applyDelta(trx, account, delta);
+        return unseen.length;
+      }),
+  };
+}
