@@ -1,0 +1,183 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaults, filterSchema } from '@/lib/api/list-state';
+import type { Collection } from '@/lib/api/schemas';
+import { fakeClock, type FakeClock } from '@/lib/testing/fake-clock';
+import { sampleCollection } from '@/lib/testing/samples';
+import { createDatabase } from '../database/database';
+import { createIndexService, type IndexService } from './service';
+import type { ListPage } from './sync';
+
+/**
+ * The index service on a fake clock and a fake upstream, with a real SQLite file: what it does when its
+ * file is deleted, when its folder cannot be written (and when it is retried), when the secret changes,
+ * and how it hands the sync over while a step is in flight. The clock moves only when the test says.
+ */
+const SECRET = 's'.repeat(40);
+const RECORDS = Array.from(
+  { length: 30 },
+  (_, i) =>
+    sampleCollection({
+      id: `pay_clock${String(i).padStart(4, '0')}`,
+      reference: `INV-C-${i}`,
+      createdAt: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
+      updatedAt: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
+    }) as unknown as Collection,
+);
+
+const upstreamPage = async (page: number, limit: number): Promise<ListPage> => {
+  const data = RECORDS.slice((page - 1) * limit, page * limit);
+  return { data, meta: { count: RECORDS.length, next: page * limit < RECORDS.length ? page + 1 : null } };
+};
+
+const lines: string[] = [];
+const log = {
+  info: (_: object, msg: string) => void lines.push(msg),
+  warn: (_: object, msg: string) => void lines.push(msg),
+  error: (_: object | string, msg?: string) => void lines.push(msg ?? String(_)),
+};
+
+type Made = { service: IndexService; close(): Promise<void> };
+const made: Made[] = [];
+
+function make(
+  path: string,
+  clock: FakeClock,
+  { secret = SECRET, readPage = upstreamPage }: { secret?: string; readPage?: typeof upstreamPage } = {},
+): IndexService {
+  const database = createDatabase({ target: { kind: 'sqlite', path }, clock, log });
+  const service = createIndexService({
+    index: { enabled: true, secret, path, syncRps: 10, pollMs: 2_000 },
+    sandbox: false,
+    upstream: { baseUrl: 'https://upstream.test', key: 'sk_test_clock' },
+    database,
+    clock,
+    log,
+    readPage,
+  });
+  made.push({ service, close: () => service.stop().then(() => database.close()) });
+  return service;
+}
+
+/** Moves the clock 200 ms at a time until `done` holds (at most `limitMs` of fake time). */
+async function runUntil(clock: FakeClock, done: () => Promise<boolean> | boolean, limitMs = 120_000) {
+  for (let spent = 0; spent <= limitMs; spent += 200) {
+    if (await done()) return;
+    await clock.advance(200);
+  }
+  throw new Error(`not done within ${limitMs} ms of fake time`);
+}
+
+const ready = (service: IndexService) => async () => {
+  const status = await service.status();
+  return status.state === 'ready' && status.indexed === RECORDS.length;
+};
+
+const leaseOwners = (path: string) => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('select owner from sync_lease').all();
+  } finally {
+    db.close();
+  }
+};
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'index-clock-'));
+  lines.length = 0;
+});
+afterEach(async () => {
+  for (const m of made.splice(0)) await m.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the index service on a fake clock', () => {
+  it('rebuilds a file deleted under it at its next health check, and is ready again', async () => {
+    const clock = fakeClock();
+    const path = join(dir, 'index.sqlite');
+    const service = make(path, clock);
+    await runUntil(clock, ready(service));
+
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    await runUntil(clock, () => existsSync(path));
+    expect(lines).toContain('database: reopening');
+    await runUntil(clock, ready(service));
+    expect((await service.status()).indexed).toBe(RECORDS.length);
+  });
+
+  it('stays off with the reason while its folder cannot be written, and opens at the retry a minute later', async () => {
+    const clock = fakeClock();
+    const blocker = join(dir, 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    const service = make(join(blocker, 'index.sqlite'), clock);
+    const status = await service.status();
+    expect(status.state).toBe('off');
+    expect(status.reason).toMatch(/INDEX_PATH/);
+    await expect(service.queries()).rejects.toMatchObject({ code: 'index_unavailable' });
+    const failedAt = clock.now();
+
+    // Fixed by the operator: still off until the retry time, then open and synced.
+    rmSync(blocker);
+    mkdirSync(blocker);
+    await clock.advance(30_000);
+    expect((await service.status()).state).toBe('off');
+    await runUntil(clock, ready(service));
+    expect(clock.now() - failedAt).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('empties and rebuilds an index written with another secret', async () => {
+    const clock = fakeClock();
+    const path = join(dir, 'index.sqlite');
+    const first = make(path, clock);
+    await runUntil(clock, ready(first));
+    await first.stop();
+
+    const second = make(path, clock, { secret: 't'.repeat(40) });
+    await runUntil(clock, ready(second));
+    expect(lines).toContain('index: INDEX_SECRET changed since the index was written; rebuilding it');
+    const hits = await (await second.queries()).search('INV-C-7', defaults(filterSchema), 1, 10);
+    expect(hits.data.map((h) => h.id)).toEqual(['pay_clock0007']);
+  });
+
+  it('hands the sync over only after the step in flight ended, and another replica takes it at its next ask', async () => {
+    const clock = fakeClock();
+    const path = join(dir, 'shared.sqlite');
+    let hold: Promise<void> | null = null;
+    let release = () => {};
+    let waiting = false;
+    const paused = async (page: number, limit: number) => {
+      if (hold) {
+        waiting = true;
+        await hold;
+      }
+      return upstreamPage(page, limit);
+    };
+    const leader = make(path, clock, { readPage: paused });
+    await runUntil(clock, ready(leader));
+    const other = make(path, clock);
+    other.start();
+    await clock.advance(1_000);
+    expect(leader.whereAndWho().syncing).toBe(true);
+    expect(other.whereAndWho().syncing).toBe(false);
+
+    // The leader's next poll hangs upstream past its lease's renewal time.
+    hold = new Promise<void>((resolve) => (release = resolve));
+    await runUntil(clock, () => waiting);
+    await clock.advance(6_000);
+    let handedOver = false;
+    const handOver = leader.handOver().then(() => void (handedOver = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(handedOver).toBe(false);
+    hold = null;
+    release();
+    await handOver;
+    // The step that outlived its renewal time renewed the lease as it finished; the hand-over then gave it up.
+    expect(leaseOwners(path)).toEqual([]);
+    expect(leader.whereAndWho().syncing).toBe(false);
+    await runUntil(clock, () => other.whereAndWho().syncing === true, 10_000);
+  });
+});
