@@ -105,11 +105,3 @@ export function runtime(): Runtime {
   const global = globalThis as Record<symbol, Runtime | undefined>;
   return (global[KEY] ??= buildRuntime(getConfig()));
 }
-
-/** Stops and forgets the process's runtime (tests that start the server's parts again with other settings). */
-export async function resetRuntime(): Promise<void> {
-  const global = globalThis as Record<symbol, Runtime | undefined>;
-  const current = global[KEY];
-  global[KEY] = undefined;
-  await current?.stop();
-}

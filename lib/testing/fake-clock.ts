@@ -7,8 +7,6 @@ import type { Clock } from '@/lib/server/clock';
  */
 export type FakeClock = Clock & {
   advance(ms: number): Promise<void>;
-  /** Timers waiting to fire. */
-  pending(): number;
 };
 
 /** Real time for the work a fired timer starts (SQLite and the event loop's turns), before the next one. */
@@ -42,6 +40,5 @@ export function fakeClock(start = Date.parse('2026-11-25T09:00:00.000Z')): FakeC
       }
       now = until;
     },
-    pending: () => timers.length,
   };
 }

@@ -96,9 +96,6 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
         () => null,
       );
     },
-    current(): Connection | null {
-      return connection;
-    },
     /** The last open's or fault's error while the database is held closed; null when it may be opened. */
     failure(): { error: unknown; until: number } | null {
       return failure && clock.now() < failure.until ? failure : null;
