@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorMessage } from '@/lib/api/errors';
-import { correctedCollectionsUrl, isIndexed, readListState } from '@/lib/api/list-state';
+import { correctedCollectionsUrl } from '@/lib/api/list-state';
 import { correctedOverviewUrl } from '@/lib/api/overview';
 import { authenticate, basicUserName, SESSION_COOKIE, WWW_AUTHENTICATE } from '@/lib/server/access';
 import { refusedEntry } from '@/lib/server/audit/audit';
@@ -111,14 +111,7 @@ async function gate(request: NextRequest) {
   requestHeaders.set('x-request-id', requestId);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('content-security-policy', headers['Content-Security-Policy']!);
-  // A filtered, searched or sorted list is served by a page of its own (app/collections/filtered): it is
-  // rendered on the server from the index, and so does not download the live table's libraries (25 KB).
-  const response =
-    pathname === '/collections' && isIndexed(readListState(searchParams))
-      ? NextResponse.rewrite(new URL(`/collections/filtered${request.nextUrl.search}`, request.url), {
-          request: { headers: requestHeaders },
-        })
-      : NextResponse.next({ request: { headers: requestHeaders } });
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   // Downloads: no-transform keeps the server's gzip from holding streamed rows back (and the progress bar with them).
   response.headers.set(

@@ -1,87 +1,49 @@
 import 'server-only';
+import { dehydrate, HydrationBoundary, noop } from '@tanstack/react-query';
 import { unauthorized } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { FilterBar } from '@/components/collections/filter-bar';
-import { ExportCsv } from '@/components/export/export-csv';
-import { IndexResults } from '@/components/search-index/index-results';
-import { DetailError } from '@/components/ui/detail-error';
-import {
-  DEFAULT_LIMIT,
-  DEFAULT_PAGE,
-  isIndexed,
-  listStateSchema,
-  stateQuery,
-  type ListState,
-} from '@/lib/api/list-state';
-import { isAdmin, requestContext } from '@/lib/server/context';
+import { CollectionsTable } from '@/components/collections/collections-table';
+import type { ListPath, ListState } from '@/lib/api/list-state';
+import type { ApiFailure } from '@/lib/api/failure';
+import { collectionListOptions } from '@/lib/query/options';
+import { QueryProvider } from '@/lib/query/query-provider';
+import { getQueryClient } from '@/lib/query/query-client';
+import { toRowPage } from '@/lib/query/rows';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
-import { indexedCollections } from '@/lib/server/reads/collections';
-import { runtime } from '@/lib/server/runtime';
+
+type Page = Parameters<typeof toRowPage>[0];
 
 /**
- * What both collections pages share (not a route: the live list at `/collections`, and filtered, searched
- * or sorted views at `/collections/filtered`, where proxy.ts rewrites them so that they never download the
- * live table's React Query and TanStack Table): the context, the index's state, the heading with Export CSV
- * and the filter bar.
+ * Every collections view (the live list, a filtered, sorted or searched one, search results) is this one
+ * list: the first page read on the server through the data layer, under the key the browser's React Query
+ * uses, and written into the HTML; the table (components/collections/collections-table.tsx) pages from
+ * there through `/api`. The view's count comes back for the heading's Export.
  */
-export async function collectionsView(state: ListState) {
-  const context = await requestContext().catch(() => unauthorized());
-  // The filter menus' counts come from the index (cached); without it the menus are left out.
-  const facets = runtime()
-    .index.facets()
-    .catch(() => null);
-  // Cached for 2 s by the service: the freshness line and the export control read it.
-  const status = await runtime().index.status();
-  const exportQuery = stateQuery(listStateSchema, { ...state, page: DEFAULT_PAGE, limit: DEFAULT_LIMIT });
-  const top = async (count: number | undefined): Promise<ReactNode> => (
-    <>
-      <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
-        <h1 className="text-xl font-semibold tracking-tight">Collections</h1>
-        <ExportCsv
-          query={exportQuery}
-          filtered={isIndexed(state)}
-          indexOn={status.state !== 'off'}
-          count={count}
-          contactsAllowed={isAdmin(context)}
-        />
-      </div>
-      <FilterBar state={state} facets={await facets} />
-    </>
-  );
-  return { context, status, top, minorUnits: getConfig().amountMinorUnits };
-}
+export async function prefetchList(path: ListPath, state: ListState, read: () => Promise<Page>) {
+  const queryClient = getQueryClient();
+  const options = collectionListOptions(path, state);
+  await queryClient
+    .query({
+      ...options,
+      queryFn: () => read().then(toRowPage, (error: unknown) => Promise.reject(toFailure(error, 'collections'))),
+    })
+    .catch(noop); // a failure stays in the cache and is dehydrated: the table shows it, with Retry
+  const failure = queryClient.getQueryState(options.queryKey)?.error as ApiFailure | null | undefined;
+  if (failure?.code === 'unauthorized') unauthorized();
+  const count = queryClient.getQueryData(options.queryKey)?.meta.count;
 
-/** A filtered, searched or sorted view: served from the index, rendered on the server. */
-export async function FilteredCollections({ state }: { state: ListState }) {
-  const { context, status, top, minorUnits } = await collectionsView(state);
-  const result = await indexedCollections(context, state).catch((error: unknown) => toFailure(error, 'collections'));
-  return (
-    <>
-      {await top('code' in result ? undefined : result.meta.count)}
-      {'code' in result ? (
-        <DetailError failure={result} />
-      ) : (
-        <IndexResults
-          rows={result.data}
-          count={result.meta.count}
-          page={state.page}
-          limit={state.limit}
-          status={status}
-          minorUnits={minorUnits}
-          matched={Boolean(state.q)}
-          caption={`Filtered collections, page ${state.page}`}
-          path="/collections"
-          keep={stateQuery(listStateSchema, { ...state, page: 1, limit: 10 })}
-          empty={{
-            title: 'No collections match these filters',
-            body:
-              status.state === 'building'
-                ? 'Loosen a filter, or clear them all. The index is still being built, so some collections may not be here yet.'
-                : 'Loosen a filter, or clear them all.',
-          }}
-        />
-      )}
-    </>
+  const rows = (view: {
+    live?: boolean;
+    matched?: boolean;
+    caption: string;
+    empty: { title: string; body: ReactNode };
+  }) => (
+    <QueryProvider>
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <CollectionsTable path={path} minorUnits={getConfig().amountMinorUnits} {...view} />
+      </HydrationBoundary>
+    </QueryProvider>
   );
+  return { count, rows };
 }

@@ -1,14 +1,12 @@
 import type { Metadata } from 'next';
 import { ExportCsv } from '@/components/export/export-csv';
 import { EmptyState } from '@/components/ui/empty-state';
-import { DetailError } from '@/components/ui/detail-error';
-import { IndexResults } from '@/components/search-index/index-results';
-import { readSearchState, toSearchParams } from '@/lib/api/list-state';
+import { FreshnessLine } from '@/components/search-index/freshness';
+import { readSearchState, readViewState, toSearchParams } from '@/lib/api/list-state';
 import { isAdmin, requestContext } from '@/lib/server/context';
-import { getConfig } from '@/lib/server/env';
-import { toFailure } from '@/lib/server/errors';
 import { searchCollections } from '@/lib/server/reads/collections';
 import { runtime } from '@/lib/server/runtime';
+import { prefetchList } from '../collections/collections-view';
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -19,7 +17,8 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 /** `/search?q=`: every collection the index matches, with what it matched on. */
 export default async function SearchPage({ searchParams }: Props) {
-  const state = readSearchState(toSearchParams(await searchParams));
+  const params = toSearchParams(await searchParams);
+  const state = readSearchState(params);
   const heading = <h1 className="mb-2 text-xl font-semibold tracking-tight">Search</h1>;
   if (!state.q) {
     return (
@@ -34,53 +33,33 @@ export default async function SearchPage({ searchParams }: Props) {
   }
   const q = state.q;
   const context = await requestContext();
-  const [result, status] = await Promise.all([
-    searchCollections(context, { ...state, q }).catch((error: unknown) => toFailure(error, 'collections')),
-    runtime().index.status(),
-  ]);
-  const lead = (
-    <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
-      <p className="text-sm text-zinc-700 dark:text-zinc-300">
-        Results for <strong className="font-semibold">“{q}”</strong>
-      </p>
-      <ExportCsv
-        query={new URLSearchParams({ q }).toString()}
-        filtered
-        indexOn={status.state !== 'off'}
-        count={'code' in result ? undefined : result.meta.count}
-        contactsAllowed={isAdmin(context)}
-      />
-    </div>
-  );
-  if ('code' in result) {
-    return (
-      <>
-        {heading}
-        {lead}
-        <DetailError failure={result} />
-      </>
-    );
-  }
+  const status = await runtime().index.status();
+  const view = { ...readViewState('/search', params), q };
+  const { count, rows } = await prefetchList('/search', view, () => searchCollections(context, { ...state, q }));
   return (
     <>
       {heading}
-      {lead}
-      <IndexResults
-        rows={result.data}
-        count={result.meta.count}
-        page={state.page}
-        limit={state.limit}
-        status={status}
-        minorUnits={getConfig().amountMinorUnits}
-        matched
-        caption={`Search results for ${q}, page ${state.page}`}
-        path="/search"
-        keep={new URLSearchParams({ q }).toString()}
-        empty={{
+      <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+          Results for <strong className="font-semibold">“{q}”</strong>
+        </p>
+        <ExportCsv
+          query={new URLSearchParams({ q }).toString()}
+          filtered
+          indexOn={status.state !== 'off'}
+          count={count}
+          contactsAllowed={isAdmin(context)}
+        />
+      </div>
+      {status.state !== 'off' ? <FreshnessLine freshness={status} /> : null}
+      {rows({
+        caption: `Search results for ${q}`,
+        matched: true,
+        empty: {
           title: `No collection matches “${q}”`,
           body: `Searched e-mail addresses, phone numbers (and their last four digits), names and references of ${status.indexed.toLocaleString('en')} indexed collections. E-mails and phones must match in full; references match from their start.`,
-        }}
-      />
+        },
+      })}
     </>
   );
 }

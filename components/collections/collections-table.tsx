@@ -4,17 +4,17 @@ import { keepPreviousData, noop, useQuery, useQueryClient } from '@tanstack/reac
 import { flexRender, useTable, type PaginationState, type Updater } from '@tanstack/react-table';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useMemo, type MouseEvent } from 'react';
+import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
 import { useZone } from '@/components/display/display-provider';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SkipToPagination } from '@/components/ui/skip-link';
 import { zoneName } from '@/lib/format/dates';
 import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { collectionsHref, lastPage as lastPageOf } from '@/lib/api/list-state';
+import { lastPage as lastPageOf, viewHref, viewQuery, type ListPath } from '@/lib/api/list-state';
 import type { CollectionRow } from '@/lib/query/rows';
 import { collectionListOptions } from '@/lib/query/options';
-import { CELL_CLASS, collectionColumns, features } from './columns';
+import { CELL_CLASS, collectionColumns, features, type ColumnId } from './columns';
 import { Pagination } from './pagination';
 import { rememberListHref } from './list-memory';
 import { TrailRecorder } from '@/components/trail/trail-recorder';
@@ -23,38 +23,48 @@ import { useListState } from './use-list-state';
 
 const NO_ROWS: CollectionRow[] = [];
 
-/** The view's query without page and limit, for Previous / Next on the pages it opens. */
-function keepOf(state: Parameters<typeof collectionsHref>[0]) {
-  const query = new URLSearchParams(collectionsHref(state).split('?')[1] ?? '');
-  query.delete('page');
-  query.delete('limit');
-  return query.toString();
-}
-
 /**
- * The collections table: page and limit live in the URL (shallow, with
- * history), rows come from React Query (hydrated from the server's prefetch),
- * the previous page stays on screen while the next loads, and the page after
- * this one is always fetched ahead.
+ * The one collections list: the live list, a filtered, sorted or searched view, search results. Its state
+ * lives in the URL (shallow, with history), rows come from React Query (hydrated from the server's
+ * prefetch), the previous page stays on screen while the next loads, and the page after this one is
+ * always fetched ahead.
  */
-export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
+export function CollectionsTable({
+  path,
+  minorUnits,
+  matched = false,
+  live = false,
+  empty,
+  caption,
+}: {
+  path: ListPath;
+  minorUnits: boolean;
+  /** Search results: a "Matched on" column. */
+  matched?: boolean;
+  /** The live upstream list: its summary line says what the upstream lists. */
+  live?: boolean;
+  /** What to say when the view holds nothing at all. */
+  empty: { title: string; body: ReactNode };
+  /** The table's caption before ", page N of M". */
+  caption: string;
+}) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [state, setState] = useListState();
+  const [state, setState] = useListState(path);
   const { page, limit } = state;
-  const query = useQuery({ ...collectionListOptions(state), placeholderData: keepPreviousData });
+  const query = useQuery({ ...collectionListOptions(path, state), placeholderData: keepPreviousData });
   const envelope = query.data;
   const count = envelope?.meta.count ?? 0;
   const lastPage = lastPageOf(count, limit);
   const next = query.isPlaceholderData ? null : envelope?.meta.next;
 
   useEffect(() => {
-    if (next) queryClient.query(collectionListOptions({ ...state, page: next })).catch(noop);
-  }, [next, state, queryClient]);
+    if (next) queryClient.query(collectionListOptions(path, { ...state, page: next })).catch(noop);
+  }, [next, path, state, queryClient]);
 
-  useEffect(() => rememberListHref(collectionsHref(state)), [state]);
+  useEffect(() => rememberListHref(viewHref(path, state)), [path, state]);
 
-  const columns = useMemo(() => collectionColumns(minorUnits), [minorUnits]);
+  const columns = useMemo(() => collectionColumns(minorUnits, matched), [minorUnits, matched]);
   const pagination: PaginationState = { pageIndex: page - 1, pageSize: limit };
   const table = useTable({
     features,
@@ -123,22 +133,20 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
         </div>
       ) : null}
       {count === 0 ? (
-        <EmptyState title="No collections yet">
-          Collections this account creates through the API will appear here.
-        </EmptyState>
+        <EmptyState title={empty.title}>{empty.body}</EmptyState>
       ) : rows.length === 0 ? (
         <EmptyState title={`Page ${page} is past the end`}>
           There {lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`} of {limit} rows.{' '}
           <Link
-            href={collectionsHref({ ...state, page: lastPage })}
+            href={viewHref(path, { ...state, page: lastPage })}
             className="font-medium text-sky-800 underline dark:text-sky-300"
           >
             Go to the last page
           </Link>
         </EmptyState>
       ) : (
-        <TrailRecorder path="/collections" keep={keepOf(state)} page={page} limit={limit} count={count}>
-          <ListSummary count={count} />
+        <TrailRecorder path={path} keep={viewQuery(path, state)} page={page} limit={limit} count={count}>
+          {live ? <ListSummary count={count} /> : null}
           <SkipToPagination />
           <div
             role="region"
@@ -151,7 +159,7 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
               className={`list-cards w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}
             >
               <caption className="sr-only">
-                Collections, page {page} of {lastPage}
+                {caption}, page {page} of {lastPage}
               </caption>
               <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
                 {table.getHeaderGroups().map((group) => (
@@ -169,7 +177,7 @@ export function CollectionsTable({ minorUnits }: { minorUnits: boolean }) {
                   <tr key={row.original.id} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
                     {/* flexRender, not <FlexRender>: one component less per cell, 800 on a 100-row page. */}
                     {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className={CELL_CLASS[cell.column.id as keyof typeof CELL_CLASS]}>
+                      <td key={cell.id} className={CELL_CLASS[cell.column.id as ColumnId]}>
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>
                     ))}

@@ -6,21 +6,40 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { IdText } from '@/components/ui/id-text';
 import { DateTime } from '@/components/ui/date-time';
 import type { CollectionRow } from '@/lib/query/rows';
+import type { MatchedField } from '@/lib/api/summary';
 import { formatAmount } from '@/lib/format/money';
 
 export const features = tableFeatures({ rowPaginationFeature });
 const column = createColumnHelper<typeof features, CollectionRow>();
 
+export type ColumnId = keyof CollectionRow;
+
 /**
  * Classes for a column's cells, so a cell's content needs no wrapper element of
  * its own: a 100-row page is 2,700 elements, and each one costs server render,
  * style, layout and hydration time. Every cell is one line (`cells`); on a
- * phone the row becomes a card (`list-cards` in globals.css, by each cell's position).
+ * phone the row becomes a card (`list-cards` in globals.css), each cell placed by
+ * its column's `c-` class, whatever the columns shown and their order.
  */
-export const CELL_CLASS: Partial<Record<keyof CollectionRow, string>> = {
-  amount: 'text-right tabular-nums',
-  payable: 'text-xs',
-  followUp: 'text-xs',
+export const CELL_CLASS: Record<ColumnId, string> = {
+  reference: 'c-ref',
+  contact: 'c-contact',
+  amount: 'c-amount text-right tabular-nums',
+  status: 'c-status',
+  matched: 'c-matched',
+  payable: 'c-more text-xs',
+  followUp: 'c-more text-xs',
+  createdAt: 'c-created',
+  id: 'c-more',
+};
+
+const MATCHED: Record<MatchedField, string> = {
+  id: 'ID',
+  email: 'E-mail',
+  phone: 'Phone',
+  phoneLast4: 'Phone, last 4',
+  reference: 'Reference',
+  name: 'Name',
 };
 
 const muted = 'text-zinc-600 dark:text-zinc-400';
@@ -30,8 +49,18 @@ function list(values: string[]) {
   return values.flatMap((v, i) => (i ? [', ', <EnumText key={v} value={v} />] : [<EnumText key={v} value={v} />]));
 }
 
-/** The table's columns; `minorUnits` follows AMOUNT_MINOR_UNITS from the server. */
-export function collectionColumns(minorUnits: boolean) {
+/** Not known for this row yet (an index row the sync has not rewritten since the index began keeping it). */
+const notYet = (
+  <span className={muted} title="Not indexed yet: shown after the next sync">
+    …<span className="sr-only">not indexed yet</span>
+  </span>
+);
+
+/**
+ * The list's columns; `minorUnits` follows AMOUNT_MINOR_UNITS from the server, `matched` adds what a
+ * search matched on (search results).
+ */
+export function collectionColumns(minorUnits: boolean, matched = false) {
   return column.columns([
     column.accessor('reference', {
       header: 'Reference',
@@ -77,15 +106,27 @@ export function collectionColumns(minorUnits: boolean) {
       },
     }),
     column.accessor('status', { header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> }),
+    ...(matched
+      ? [
+          column.accessor('matched', {
+            header: 'Matched on',
+            cell: ({ row }) => (row.original.matched ?? []).map((m) => MATCHED[m]).join(', '),
+          }),
+        ]
+      : []),
     column.accessor('payable', {
       header: 'Methods',
-      cell: ({ row }) =>
-        row.original.payable.methods.length ? list(row.original.payable.methods) : <span className={muted}>—</span>,
+      cell: ({ row }) => {
+        const p = row.original.payable;
+        if (!p) return notYet;
+        return p.methods.length ? list(p.methods) : <span className={muted}>—</span>;
+      },
     }),
     column.accessor('followUp', {
       header: 'Follow-up',
       cell: ({ row }) => {
         const f = row.original.followUp;
+        if (!f) return notYet;
         if (!f.enabled) return <span className={muted}>Off</span>;
         return [<span key="">On</span>, f.channels.length ? ' · ' : null, ...list(f.channels)];
       },

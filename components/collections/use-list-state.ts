@@ -2,13 +2,10 @@
 
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { collectionsHref, readListState, type ListState } from '@/lib/api/list-state';
-
-// Compared by their canonical URL, so every field of the schema counts.
-const same = (a: ListState, b: ListState) => collectionsHref(a) === collectionsHref(b);
+import { readViewState, viewHref, type ListPath, type ListState } from '@/lib/api/list-state';
 
 /**
- * The table's page and limit, kept in the URL. Read with useSearchParams and
+ * The list's state (page and limit, and on `/collections` the filters, sort and search), kept in the URL. Read with useSearchParams and
  * written with history.pushState, which Next.js syncs into its router (shallow
  * routing: no server round trip; back and forward included).
  *
@@ -19,14 +16,16 @@ const same = (a: ListState, b: ListState) => collectionsHref(a) === collectionsH
  * at once. If the URL moves anywhere else meanwhile (back, forward, a link),
  * the URL wins.
  */
-export function useListState(): [ListState, (next: ListState) => void] {
-  const url = readListState(useSearchParams());
+export function useListState(path: ListPath): [ListState, (next: ListState) => void] {
+  // Compared by their canonical URL, so every field of the schema counts.
+  const same = (a: ListState, b: ListState) => viewHref(path, a) === viewHref(path, b);
+  const url = readViewState(path, useSearchParams());
   const [pending, setPending] = useState<{ next: ListState; from: ListState } | null>(null);
   if (pending && !same(url, pending.from)) setPending(null); // caught up, or moved elsewhere
 
   function set(next: ListState) {
     setPending({ next, from: pending?.from ?? url });
-    const href = collectionsHref(next, new URLSearchParams(window.location.search));
+    const href = viewHref(path, next, new URLSearchParams(window.location.search));
     // After the next paint: the new rows first, the router's re-render after them.
     requestAnimationFrame(() => setTimeout(() => window.history.pushState(null, '', href)));
   }

@@ -314,3 +314,24 @@ export function correctedCollectionsUrl(search: URLSearchParams): string | null 
 export function lastPage(count: number, limit: number): number {
   return Math.max(1, Math.ceil(count / limit));
 }
+
+/** The list's two addresses: the collections list (filters, sort, a search within) and search results. */
+export type ListPath = '/collections' | '/search';
+
+/** A view's state from its URL: `/search` reads q, page and limit, the rest is the list's defaults. */
+export function readViewState(path: ListPath, search: SearchLike): ListState {
+  if (path === '/collections') return readListState(search);
+  const { q, page, limit } = readSearchState(search);
+  return { ...defaults(listStateSchema), q, page, limit };
+}
+
+/** A view's canonical URL (other query parameters in `keep` are kept). */
+export function viewHref(path: ListPath, state: ListState, keep?: URLSearchParams): string {
+  if (path === '/collections') return collectionsHref(state, keep);
+  return `/search?${stateQuery(searchStateSchema, { q: state.q, page: state.page, limit: state.limit }, { keep })}`;
+}
+
+/** A view's query without page and limit: the filters and the search, which a record's Previous / Next keep. */
+export function viewQuery(path: ListPath, state: ListState): string {
+  return viewHref(path, { ...state, page: DEFAULT_PAGE, limit: DEFAULT_LIMIT }).split('?')[1] ?? '';
+}

@@ -112,6 +112,8 @@ export function openApiDocument(version: string) {
             'updatedAt',
             'completedAt',
             'lineItemCount',
+            'payable',
+            'followUp',
           ],
           properties: {
             id: { type: 'string' },
@@ -119,7 +121,28 @@ export function openApiDocument(version: string) {
             type: { type: 'string' },
             status: { type: 'string' },
             amount: { type: 'object', properties: { value: { type: 'integer' }, currency: { type: 'string' } } },
-            contact: { type: 'object', properties: { firstName: { type: 'string' }, lastName: { type: 'string' } } },
+            contact: {
+              type: 'object',
+              description:
+                'Opened from the sealed contact per request, never stored readable: the names, and the e-mail and phone masked (first character and domain; country code and last four digits).',
+              properties: {
+                firstName: { type: 'string' },
+                lastName: { type: 'string' },
+                emailMasked: { type: 'string' },
+                phoneMasked: { type: 'string' },
+              },
+            },
+            payable: {
+              type: ['object', 'null'],
+              description:
+                "The payable methods (the list's Methods column); null until the sync rewrites a row kept before them.",
+              properties: { methods: { type: 'array', items: { type: 'string' } } },
+            },
+            followUp: {
+              type: ['object', 'null'],
+              description: "The follow-up settings (the list's Follow-up column); null as payable.",
+              properties: { enabled: { type: 'boolean' }, channels: { type: 'array', items: { type: 'string' } } },
+            },
             createdAt: { type: 'string' },
             updatedAt: { type: 'string' },
             completedAt: { type: ['string', 'null'] },

@@ -11,7 +11,15 @@ export type CollectionSummary = {
   type: string;
   status: string;
   amount: { value: number; currency: string };
-  contact: { firstName: string; lastName: string };
+  /**
+   * Opened from the sealed contact per request (contract section 7a): the names, and the e-mail and phone
+   * masked (first character and domain; country code and last four digits), never in full.
+   */
+  contact: { firstName: string; lastName: string; emailMasked: string; phoneMasked: string };
+  /** The list's Methods column; null on a row the index has not rewritten since it began keeping them. */
+  payable: { methods: string[] } | null;
+  /** The list's Follow-up column; null as `payable`. */
+  followUp: { enabled: boolean; channels: string[] } | null;
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;

@@ -1,6 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CollectionListEnvelope } from '@/lib/api/envelopes';
-import { listStateSchema, PAGING, stateQuery, type ListState } from '@/lib/api/list-state';
+import {
+  listStateSchema,
+  PAGING,
+  searchStateSchema,
+  stateQuery,
+  type ListPath,
+  type ListState,
+} from '@/lib/api/list-state';
+import type { SearchHit } from '@/lib/api/summary';
 import { failureFrom, networkFailure } from './api-failure';
 import { queryKeys } from './keys';
 import { toRowPage } from './rows';
@@ -22,11 +30,23 @@ async function getJson<T>(path: string, signal: AbortSignal): Promise<T> {
   return (await response.json()) as T;
 }
 
-export function collectionListOptions(state: ListState) {
-  const query = stateQuery(listStateSchema, state, { explicit: PAGING });
+/**
+ * A page of a collections view: the live list or the index's (filtered, sorted, searched) from
+ * `/api/collections`, search results from `/api/search`. Both answer rows of the one list.
+ */
+export function collectionListOptions(path: ListPath, state: ListState) {
+  const api =
+    path === '/search'
+      ? `/api/search?${stateQuery(searchStateSchema, { q: state.q, page: state.page, limit: state.limit }, { explicit: PAGING })}`
+      : `/api/collections?${stateQuery(listStateSchema, state, { explicit: PAGING })}`;
   return queryOptions({
-    queryKey: queryKeys.collectionList(state),
+    queryKey: queryKeys.collectionList(path, state),
     queryFn: async ({ signal }) =>
-      toRowPage(await getJson<CollectionListEnvelope>(`/api/collections?${query}`, signal)),
+      toRowPage(
+        await getJson<CollectionListEnvelope | { data: SearchHit[]; meta: CollectionListEnvelope['meta'] }>(
+          api,
+          signal,
+        ),
+      ),
   });
 }

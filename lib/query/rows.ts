@@ -1,24 +1,30 @@
-import type { CollectionListEnvelope } from '@/lib/api/envelopes';
+import type { CollectionSummary, MatchedField } from '@/lib/api/summary';
 import type { Collection, ListMeta } from '@/lib/api/schemas';
 
 /**
- * What one row of the collections table shows, and nothing else. The list
- * page's cache holds rows, not records: the server's prefetch is serialised
- * into the HTML, and a full record is three times the bytes of its row.
+ * What one row of the collections list shows, and nothing else: the one row type of every collections
+ * view (the live list, a filtered, sorted or searched one, search results). The list's cache holds rows,
+ * not records: the server's prefetch is serialised into the HTML, and a full record is three times the
+ * bytes of its row.
  */
 export type CollectionRow = {
   id: string;
   reference: string;
+  /** E-mail and phone as the viewer may see them here: in full from the live list, masked from the index. */
   contact: { firstName: string; lastName: string; email: string; phone: string };
   amount: { value: number; currency: string };
   status: string;
-  payable: { methods: string[] };
-  followUp: { enabled: boolean; channels: string[] };
+  /** Null on an index row written before the index kept methods (until its next scan). */
+  payable: { methods: string[] } | null;
+  followUp: { enabled: boolean; channels: string[] } | null;
   createdAt: string;
+  /** What a search matched on (search results only). */
+  matched?: MatchedField[];
 };
 
 export type RowPage = { data: CollectionRow[]; meta: Pick<ListMeta, 'count' | 'next' | 'prev'> };
 
+/** A live record's row. */
 export function toRow(c: Collection): CollectionRow {
   return {
     id: c.id,
@@ -37,6 +43,37 @@ export function toRow(c: Collection): CollectionRow {
   };
 }
 
-export function toRowPage({ data, meta }: CollectionListEnvelope): RowPage {
-  return { data: data.map(toRow), meta: { count: meta.count, next: meta.next, prev: meta.prev } };
+/** An index summary's row: the same columns, from what the index keeps. */
+export function summaryRow(s: CollectionSummary & { matched?: MatchedField[] }): CollectionRow {
+  return {
+    id: s.id,
+    reference: s.reference,
+    contact: {
+      firstName: s.contact.firstName,
+      lastName: s.contact.lastName,
+      email: s.contact.emailMasked,
+      phone: s.contact.phoneMasked,
+    },
+    amount: s.amount,
+    status: s.status,
+    payable: s.payable,
+    followUp: s.followUp,
+    createdAt: s.createdAt,
+    ...(s.matched ? { matched: s.matched } : {}),
+  };
+}
+
+type Page<T> = {
+  data: T[];
+  meta: { count: number; next: number | null; prev: number | null; [more: string]: unknown };
+  [more: string]: unknown;
+};
+
+/** A page of the live list or of the index, as the list's rows. */
+export function toRowPage({ data, meta }: Page<Collection> | Page<CollectionSummary>): RowPage {
+  const rows = (data as (Collection | CollectionSummary)[]).map((item) =>
+    // A live record carries its line items (`metadata`); a summary only counts them.
+    'metadata' in item ? toRow(item) : summaryRow(item),
+  );
+  return { data: rows, meta: { count: meta.count, next: meta.next, prev: meta.prev } };
 }

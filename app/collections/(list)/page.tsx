@@ -1,51 +1,78 @@
-import { dehydrate, HydrationBoundary, noop } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { unauthorized } from 'next/navigation';
-import { CollectionsTable } from '@/components/collections/collections-table';
-import { isIndexed, readListState, toSearchParams } from '@/lib/api/list-state';
-import { collectionListOptions } from '@/lib/query/options';
-import { QueryProvider } from '@/lib/query/query-provider';
-import { getQueryClient } from '@/lib/query/query-client';
-import { toRowPage } from '@/lib/query/rows';
-import { toFailure } from '@/lib/server/errors';
-import { liveCollections } from '@/lib/server/reads/collections';
-import { collectionsView, FilteredCollections } from '../collections-view';
+import { FilterBar } from '@/components/collections/filter-bar';
+import { ExportCsv } from '@/components/export/export-csv';
+import { FreshnessLine } from '@/components/search-index/freshness';
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_PAGE,
+  isIndexed,
+  listStateSchema,
+  readListState,
+  stateQuery,
+  toSearchParams,
+} from '@/lib/api/list-state';
+import { isAdmin, requestContext } from '@/lib/server/context';
+import { indexedCollections, liveCollections } from '@/lib/server/reads/collections';
+import { runtime } from '@/lib/server/runtime';
+import { prefetchList } from '../collections-view';
 
 export const metadata: Metadata = { title: 'Collections' };
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
 /**
- * The collections list: the live upstream list (the first page prefetched into the HTML, React Query from
- * there on). A filter, a search or a sort is served from the index at `/collections/filtered`, where
- * proxy.ts rewrites such URLs; this page renders one too if it is ever asked for it.
+ * The collections list, one list for every view: live from the upstream without filters, from the index
+ * when filtered, sorted or searched (the same table and columns either way; only the source differs).
  */
 export default async function CollectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   // proxy.ts has already redirected invalid values; this only fills in defaults.
   const state = readListState(toSearchParams(await searchParams));
-  if (isIndexed(state)) return <FilteredCollections state={state} />;
-  const { context, status, top, minorUnits } = await collectionsView(state);
-
-  // The first page of data goes into the HTML: prefetch with the data layer under the browser's key.
-  const queryClient = getQueryClient();
-  const read = async () => toRowPage(await liveCollections(context, state));
-  await queryClient
-    .query({
-      ...collectionListOptions(state),
-      queryFn: () => read().catch((error: unknown) => Promise.reject(toFailure(error, 'collections'))),
-    })
-    .catch(noop); // a failure stays in the cache and is dehydrated: the table shows it
-  if (queryClient.getQueryState(collectionListOptions(state).queryKey)?.error?.code === 'unauthorized') unauthorized();
-
+  const context = await requestContext().catch(() => unauthorized());
+  const indexed = isIndexed(state);
+  // The filter menus' counts come from the index (cached); without it the menus are left out.
+  const facets = runtime()
+    .index.facets()
+    .catch(() => null);
+  // Cached for 2 s by the service: the freshness line and the export control read it.
+  const status = await runtime().index.status();
+  const { count, rows } = await prefetchList('/collections', state, () =>
+    indexed ? indexedCollections(context, state) : liveCollections(context, state),
+  );
   return (
     <>
-      {await top(status.state === 'off' ? undefined : (status.upstreamCount ?? undefined))}
-      {/* React Query loads on the live list only: the detail pages and the filtered views are server renders. */}
-      <QueryProvider>
-        <HydrationBoundary state={dehydrate(queryClient)}>
-          <CollectionsTable minorUnits={minorUnits} />
-        </HydrationBoundary>
-      </QueryProvider>
+      <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+        <h1 className="text-xl font-semibold tracking-tight">Collections</h1>
+        <ExportCsv
+          query={stateQuery(listStateSchema, { ...state, page: DEFAULT_PAGE, limit: DEFAULT_LIMIT })}
+          filtered={indexed}
+          indexOn={status.state !== 'off'}
+          count={indexed ? count : status.state === 'off' ? undefined : (status.upstreamCount ?? undefined)}
+          contactsAllowed={isAdmin(context)}
+        />
+      </div>
+      <FilterBar state={state} facets={await facets} />
+      {indexed && status.state !== 'off' ? <FreshnessLine freshness={status} /> : null}
+      {indexed
+        ? rows({
+            caption: 'Filtered collections',
+            matched: Boolean(state.q),
+            empty: {
+              title: 'No collections match these filters',
+              body:
+                status.state === 'building'
+                  ? 'Loosen a filter, or clear them all. The index is still being built, so some collections may not be here yet.'
+                  : 'Loosen a filter, or clear them all.',
+            },
+          })
+        : rows({
+            caption: 'Collections',
+            live: true,
+            empty: {
+              title: 'No collections yet',
+              body: 'Collections this account creates through the API will appear here.',
+            },
+          })}
     </>
   );
 }

@@ -69,6 +69,10 @@ export type AppDatabase = {
     line_item_totals: string;
     /** AES-256-GCM: the contact's names, e-mail and phone, bound to (account key, id). */
     contact_sealed: string;
+    /** JSON: the payable methods; null on rows written before migration 0009, until the sync writes them again. */
+    methods: string | null;
+    /** JSON: `{ enabled, channels }` of the follow-up settings; null as `methods`. */
+    follow_up: string | null;
   };
   contact_tokens: { account: number; kind: string; token: string; id: string };
   sync_state: {

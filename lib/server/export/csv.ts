@@ -10,8 +10,8 @@ import { formatAmount } from '@/lib/format/money';
  * spreadsheet would run as a formula.
  */
 /** A collection summary whose contact may also carry e-mail and phone ("Include contact details"). */
-export type ExportRecord = Omit<CollectionSummary, 'contact'> & {
-  contact: CollectionSummary['contact'] & { email?: string; phone?: string };
+export type ExportRecord = Omit<CollectionSummary, 'contact' | 'payable' | 'followUp'> & {
+  contact: { firstName: string; lastName: string; email?: string; phone?: string };
 };
 
 export type CsvOptions = {

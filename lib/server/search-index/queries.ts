@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
 import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
+import { maskEmail, maskPhone } from '@/lib/format/mask';
 import {
   manyNameWords,
   namePair,
@@ -384,14 +385,19 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
   }
 
   function toSummary({ row, details }: { row: NarrowRow; details?: DetailRow }): CollectionSummary {
-    let contact = { firstName: '', lastName: '' };
+    let contact = { firstName: '', lastName: '', emailMasked: '', phoneMasked: '' };
     try {
       if (details) {
         const opened = keys.open(details.contact_sealed, sealAad(accountKey, row.id));
-        contact = { firstName: opened.firstName, lastName: opened.lastName };
+        contact = {
+          firstName: opened.firstName,
+          lastName: opened.lastName,
+          emailMasked: maskEmail(opened.email),
+          phoneMasked: maskPhone(opened.phone),
+        };
       }
     } catch {
-      // A row sealed under another secret cannot be read: shown without a name, rebuilt by the next scan.
+      // A row sealed under another secret cannot be read: shown without a contact, rebuilt by the next scan.
     }
     return {
       id: row.id,
@@ -400,6 +406,8 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       status: row.status,
       amount: { value: Number(row.amount_value), currency: row.currency },
       contact,
+      payable: details?.methods ? { methods: JSON.parse(details.methods) as string[] } : null,
+      followUp: details?.follow_up ? (JSON.parse(details.follow_up) as { enabled: boolean; channels: string[] }) : null,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       completedAt: details?.completed_at ?? null,

@@ -14,6 +14,12 @@ import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from
  */
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
+/** The list's Methods and Follow-up columns as the details hold them (JSON text, compared as text). */
+export const listColumns = (c: Collection) => ({
+  methods: JSON.stringify(c.payable.methods),
+  follow_up: JSON.stringify({ enabled: c.followUp.enabled, channels: c.followUp.channels }),
+});
+
 function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collection, seenAt: string) {
   const { firstName, lastName, email, phone } = c.contact;
   return {
@@ -38,6 +44,7 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
       line_item_count: c.metadata.length,
       line_item_totals: JSON.stringify(lineItemTotals(c.metadata)),
       contact_sealed: keys.seal({ firstName, lastName, email, phone }, sealAad(accountKey, c.id)),
+      ...listColumns(c),
     },
   };
 }
@@ -122,6 +129,8 @@ async function writeSlice(
           line_item_count: eb.ref('excluded.line_item_count'),
           line_item_totals: eb.ref('excluded.line_item_totals'),
           contact_sealed: eb.ref('excluded.contact_sealed'),
+          methods: eb.ref('excluded.methods'),
+          follow_up: eb.ref('excluded.follow_up'),
         })),
       )
       .execute();
@@ -171,21 +180,28 @@ export function createRecords(store: StoreContext) {
       // `seen_at` (one statement); the rest are sealed, tokenised and written.
       const [stored, sync] = await Promise.all([
         db
-          .selectFrom('collections')
+          .selectFrom('collections as c')
+          // By key, beside each narrow row: a row written before the list's columns were kept (null) or
+          // whose methods or follow-up changed without its updatedAt is written again.
+          .leftJoin('collection_details as d', (join) =>
+            join.onRef('d.account', '=', 'c.account').onRef('d.id', '=', 'c.id'),
+          )
           .select([
-            'id',
-            'status',
-            'amount_value',
-            'currency',
-            'updated_at',
-            'reference_key',
-            'created_at',
-            'completed_at',
-            'seen_at',
+            'c.id',
+            'c.status',
+            'c.amount_value',
+            'c.currency',
+            'c.updated_at',
+            'c.reference_key',
+            'c.created_at',
+            'c.completed_at',
+            'c.seen_at',
+            'd.methods',
+            'd.follow_up',
           ])
-          .where('account', '=', account)
+          .where('c.account', '=', account)
           .where(
-            'id',
+            'c.id',
             'in',
             unique.map((c) => c.id),
           )
@@ -197,6 +213,7 @@ export function createRecords(store: StoreContext) {
       const sameTime = (stored: string | null, given: string | null) => stored === given || stored === iso(given);
       const isSame = (c: Collection) => {
         const r = known.get(c.id);
+        const columns = listColumns(c);
         return (
           r !== undefined &&
           r.status === c.status &&
@@ -204,7 +221,9 @@ export function createRecords(store: StoreContext) {
           r.currency === c.amount.currency &&
           sameTime(r.updated_at, c.updatedAt) &&
           sameTime(r.completed_at, c.completedAt) &&
-          r.reference_key === referenceKey(c.reference)
+          r.reference_key === referenceKey(c.reference) &&
+          r.methods === columns.methods &&
+          r.follow_up === columns.follow_up
         );
       };
       const sameIds = new Set(unique.filter(isSame).map((c) => c.id));

@@ -266,6 +266,50 @@ describe.each(storeKinds())('on $name', (kind) => {
     });
   });
 
+  describe("the list's columns", () => {
+    it('gives a filtered row every column of the live list: methods, follow-up, and the contact masked', async () => {
+      const page = await createQueries(store).list({ ...noFilters, currency: ['EUR'] }, 1, 10);
+      expect(page.data).toHaveLength(1);
+      expect(page.data[0]).toMatchObject({
+        id: 'pay_2',
+        contact: {
+          firstName: 'Søren',
+          lastName: 'Müller',
+          emailMasked: 's•••••••••••@example.com',
+          phoneMasked: '+49 ••••••0199',
+        },
+        payable: { methods: ['payment_link', 'virtual_account'] },
+        followUp: { enabled: true, channels: ['whatsapp', 'sms'] },
+      });
+      expect(JSON.stringify(page.data)).not.toContain('soren.muller');
+      expect(JSON.stringify(page.data)).not.toContain('555 0199');
+    });
+
+    it('rewrites a row kept before its methods and follow-up were, the next time the sync sees it unchanged', async () => {
+      // As migration 0009 leaves an existing index: the columns there, empty.
+      await store.db.updateTable('collection_details').set({ methods: null, follow_up: null }).execute();
+      const before = await createQueries(store).list(noFilters, 1, 10);
+      expect(before.data.map((r) => [r.payable, r.followUp])).toEqual(RECORDS.map(() => [null, null]));
+      await store.upsert(RECORDS, '2026-11-21T00:00:00.000Z');
+      const after = await createQueries(store).list(noFilters, 1, 10);
+      expect(after.data.every((r) => r.payable?.methods.length === 2 && r.followUp?.enabled)).toBe(true);
+    });
+
+    it('notices methods or follow-up that changed without the record’s updatedAt', async () => {
+      const changed = collection('pay_2', {
+        ...RECORDS[1],
+        payable: { enabled: true, methods: ['card'], options: [] },
+        followUp: { ...RECORDS[1]!.followUp, enabled: false, channels: [] },
+      });
+      await store.upsert([changed], '2026-11-21T00:00:00.000Z');
+      const page = await createQueries(store).list({ ...noFilters, currency: ['EUR'] }, 1, 10);
+      expect(page.data[0]).toMatchObject({
+        payable: { methods: ['card'] },
+        followUp: { enabled: false, channels: [] },
+      });
+    });
+  });
+
   describe('filters and sort', () => {
     const list = (filters: Partial<typeof noFilters>, page = 1, limit = 10) =>
       createQueries(store).list({ ...noFilters, ...filters }, page, limit);

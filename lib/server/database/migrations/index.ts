@@ -8,6 +8,7 @@ import * as m0005 from './0005-covering-created';
 import * as m0006 from './0006-audit';
 import * as m0007 from './0007-drift';
 import * as m0008 from './0008-completed-narrow';
+import * as m0009 from './0009-list-columns';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-audit': m0006,
   '0007-drift': m0007,
   '0008-completed-narrow': m0008,
+  '0009-list-columns': m0009,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
