@@ -7,6 +7,7 @@ import { AppHeader } from '@/components/layout/app-header';
 import { DISPLAY_COOKIE, parseDisplay } from '@/lib/display/preferences';
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
+import { runtime } from '@/lib/server/runtime';
 import { sandboxExamples } from '@/lib/server/sandbox-examples';
 import './globals.css';
 
@@ -35,6 +36,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     .then((context) => context.principal)
     .catch(() => null);
   const user = principal?.kind === 'user' && principal.via !== 'open' ? principal : null;
+  // The shell's index indicator starts from the state the server knows (cached 2 s), for someone let in only.
+  const index = principal
+    ? await runtime()
+        .index.status()
+        .catch(() => null)
+    : null;
   return (
     <html lang="en" data-density={display.density}>
       <body className="min-h-screen">
@@ -79,6 +86,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             examples={examples}
             user={user ? { name: user.displayName, role: user.role, canSignOut: user.via === 'session' } : null}
             admin={principal?.kind === 'user' && principal.role === 'admin'}
+            index={index}
           />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6">
             {children}

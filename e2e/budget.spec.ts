@@ -23,7 +23,7 @@ test.describe('first-load JS budgets', () => {
   for (const [name, path] of [
     ['/search', '/search?q=INV'],
     ['/overview', '/overview'],
-    // A filtered view is a page of its own (proxy.ts rewrites it): none of the live table's libraries.
+    // A filtered view is the one list too (the same table, React Query and TanStack Table as the live list).
     ['/collections?<filters>', '/collections?status=pending&limit=100'],
   ] as const) {
     test(`${name} stays within its budget`, async ({ browser, baseURL }) => {

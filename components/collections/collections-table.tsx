@@ -1,7 +1,7 @@
 'use client';
 
 import { keepPreviousData, noop, useQuery, useQueryClient } from '@tanstack/react-query';
-import { flexRender, useTable, type PaginationState, type Updater } from '@tanstack/react-table';
+import { flexRender, useTable } from '@tanstack/react-table';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
@@ -65,18 +65,10 @@ export function CollectionsTable({
   useEffect(() => rememberListHref(viewHref(path, state)), [path, state]);
 
   const columns = useMemo(() => collectionColumns(minorUnits, matched), [minorUnits, matched]);
-  const pagination: PaginationState = { pageIndex: page - 1, pageSize: limit };
   const table = useTable({
     features,
     columns,
     data: envelope?.data ?? NO_ROWS,
-    manualPagination: true,
-    rowCount: count,
-    state: { pagination },
-    onPaginationChange: (updater: Updater<PaginationState>) => {
-      const paged = typeof updater === 'function' ? updater(pagination) : updater;
-      setState({ ...state, page: paged.pageIndex + 1, limit: paged.pageSize });
-    },
   });
 
   if (!envelope) {
@@ -195,7 +187,7 @@ export function CollectionsTable({
         rowsOnPage={rows.length}
         lastPage={lastPage}
         busy={busy}
-        onPage={(p) => table.setPageIndex(p - 1)}
+        onPage={(p) => setState({ ...state, page: p })}
         onLimit={(size) => setState({ ...state, limit: size, page: Math.floor(((page - 1) * limit) / size) + 1 })}
       />
     </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { createColumnHelper, rowPaginationFeature, tableFeatures } from '@tanstack/react-table';
+import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import { EnumText, StatusBadge } from '@/components/ui/badge';
 import { CopyButton } from '@/components/ui/copy-button';
 import { IdText } from '@/components/ui/id-text';
@@ -9,7 +9,11 @@ import type { CollectionRow } from '@/lib/query/rows';
 import type { MatchedField } from '@/lib/api/summary';
 import { formatAmount } from '@/lib/format/money';
 
-export const features = tableFeatures({ rowPaginationFeature });
+/**
+ * No row features: the server pages, sorts and filters (the page lives in the URL, the rows come a page at a
+ * time), so the table model is the core's columns and rows; its pagination feature only mirrored the URL.
+ */
+export const features = tableFeatures({});
 const column = createColumnHelper<typeof features, CollectionRow>();
 
 export type ColumnId = keyof CollectionRow;

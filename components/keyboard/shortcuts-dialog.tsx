@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
+import { PlainTable } from '@/components/ui/plain-table';
 import { Button } from '@/components/ui/button';
 import { SHORTCUTS } from '@/lib/keyboard/shortcuts';
 
@@ -56,40 +57,30 @@ export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
           Close
         </Button>
       </div>
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Keys and what they do</caption>
-        <thead className="text-xs text-zinc-600 dark:text-zinc-400">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Keys
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Does
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Where
-            </th>
+      <PlainTable
+        caption="Keys and what they do"
+        variant="quiet"
+        cellClassName="px-4 py-2"
+        bodyClassName=""
+        headers={['Keys', 'Does', 'Where']}
+      >
+        {SHORTCUTS.map((s) => (
+          <tr key={s.keys.join(' ')} className="border-t border-zinc-100 dark:border-zinc-800">
+            <td className="px-4 py-1.5 whitespace-nowrap">
+              {s.keys.map((k, i) => (
+                <span key={k}>
+                  {i ? <span className="px-1 text-xs text-zinc-600 dark:text-zinc-400">then</span> : null}
+                  <kbd className="rounded border border-zinc-300 px-1.5 font-mono text-xs dark:border-zinc-600">
+                    {k}
+                  </kbd>
+                </span>
+              ))}
+            </td>
+            <td className="px-4 py-1.5">{s.what}</td>
+            <td className="px-4 py-1.5 text-zinc-700 dark:text-zinc-300">{s.where}</td>
           </tr>
-        </thead>
-        <tbody>
-          {SHORTCUTS.map((s) => (
-            <tr key={s.keys.join(' ')} className="border-t border-zinc-100 dark:border-zinc-800">
-              <td className="px-4 py-1.5 whitespace-nowrap">
-                {s.keys.map((k, i) => (
-                  <span key={k}>
-                    {i ? <span className="px-1 text-xs text-zinc-600 dark:text-zinc-400">then</span> : null}
-                    <kbd className="rounded border border-zinc-300 px-1.5 font-mono text-xs dark:border-zinc-600">
-                      {k}
-                    </kbd>
-                  </span>
-                ))}
-              </td>
-              <td className="px-4 py-1.5">{s.what}</td>
-              <td className="px-4 py-1.5 text-zinc-700 dark:text-zinc-300">{s.where}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </PlainTable>
       <p className="px-4 py-3 text-xs text-zinc-600 dark:text-zinc-400">
         Shortcuts never act while you type in a field, and never with Ctrl, Cmd or Alt held.
       </p>

@@ -4,6 +4,7 @@ import { DisplayMenu } from '@/components/display/display-menu';
 import { Badge } from '@/components/ui/badge';
 import { focusRing } from '@/components/ui/button';
 import { IndexIndicator } from '@/components/search-index/index-indicator';
+import type { IndicatorStatus } from '@/components/search-index/index-indicator-label';
 import { hrefForId } from '@/lib/api/open-target';
 import { NavigationProgress } from './navigation-progress';
 import { SearchBox } from './search-box';
@@ -22,7 +23,10 @@ export function AppHeader({
   examples,
   user,
   admin,
+  index,
 }: {
+  /** The index's state as the server saw it (null when it could not be read). */
+  index: IndicatorStatus | null;
   sandbox: boolean;
   examples: string[];
   user: ShellUser | null;
@@ -86,7 +90,7 @@ export function AppHeader({
             </>
           ) : null}
         </nav>
-        <IndexIndicator />
+        <IndexIndicator initial={index} />
         <div className="flex w-full items-center gap-2 sm:ml-auto sm:w-auto">
           <SearchBox />
           <DisplayMenu />

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import pLimit from 'p-limit';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button, focusRing } from '@/components/ui/button';
+import { PlainTable } from '@/components/ui/plain-table';
 import { StatusBadge } from '@/components/ui/badge';
 import { extractFindings, MAX_FINDINGS, MAX_PASTE_BYTES, pasteBytes, type Finding } from '@/lib/lookup/extract';
 import {
@@ -166,45 +167,33 @@ export function BulkLookup({ minorUnits }: { minorUnits: boolean }) {
               {copied}
             </span>
           </div>
-          <div className="mt-3 overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Lookup results</caption>
-              <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Found
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Kind
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Result
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row, i) => (
-                  <tr
-                    key={`${row.finding.kind}:${row.finding.value}`}
-                    className="border-t border-zinc-100 dark:border-zinc-900"
-                  >
-                    <th scope="row" className="max-w-64 px-3 py-2 font-mono text-xs font-normal break-all">
-                      {row.finding.value}
-                    </th>
-                    <td className="px-3 py-2 whitespace-nowrap">{KIND_LABELS[row.finding.kind]}</td>
-                    <td className="px-3 py-2">
-                      <Result
-                        resolution={row.resolution}
-                        label={row.finding.value}
-                        money={money}
-                        onRetry={() => retry(i)}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <PlainTable
+            caption="Lookup results"
+            className="mt-3"
+            cellClassName="px-3 py-2"
+            bodyClassName=""
+            headers={['Found', 'Kind', 'Result']}
+          >
+            {rows.map((row, i) => (
+              <tr
+                key={`${row.finding.kind}:${row.finding.value}`}
+                className="border-t border-zinc-100 dark:border-zinc-900"
+              >
+                <th scope="row" className="max-w-64 px-3 py-2 font-mono text-xs font-normal break-all">
+                  {row.finding.value}
+                </th>
+                <td className="px-3 py-2 whitespace-nowrap">{KIND_LABELS[row.finding.kind]}</td>
+                <td className="px-3 py-2">
+                  <Result
+                    resolution={row.resolution}
+                    label={row.finding.value}
+                    money={money}
+                    onRetry={() => retry(i)}
+                  />
+                </td>
+              </tr>
+            ))}
+          </PlainTable>
         </>
       ) : null}
     </div>

@@ -6,6 +6,7 @@ import { RANGE_LABELS, type CurrencyOverview, type Overview, type Range } from '
 import { formatDay, formatDuration } from '@/lib/format/dates';
 import { currencyDigits, formatAmount } from '@/lib/format/money';
 import { chartBucket, chartPoints, peak, type Bucket } from '@/lib/overview/points';
+import { PlainTable } from '@/components/ui/plain-table';
 import { LineChart } from './line-chart';
 
 const nf = new Intl.NumberFormat('en');
@@ -140,48 +141,37 @@ export function CurrencyOverviewSection({
         />
       </dl>
 
-      <div className="mt-4 overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
-        <table className="w-full text-left text-sm tabular-nums">
-          <caption className="px-3 pt-2 text-left text-xs font-medium text-zinc-600 dark:text-zinc-400">
-            {c.currency} collections by status, all time
-          </caption>
-          <thead>
-            <tr className="border-b border-zinc-200 dark:border-zinc-800">
-              <th scope="col" className="px-3 py-2 font-medium">
-                Status
+      <PlainTable
+        caption={`${c.currency} collections by status, all time`}
+        captionVisible
+        variant="boxed"
+        className="mt-4"
+        tableClassName="tabular-nums"
+        cellClassName="px-3 py-2"
+        bodyClassName=""
+        headers={['Status', { label: 'Collections', right: true }, { label: 'Amount', right: true }]}
+      >
+        {c.byStatus.map((s) => {
+          const href = listHref({ status: [s.status], currency: [c.currency] });
+          return (
+            <tr key={s.status} className="border-b border-zinc-100 last:border-0 dark:border-zinc-900">
+              <th scope="row" className="px-3 py-2 font-normal">
+                {s.status}
               </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Collections
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Amount
-              </th>
+              <td className="px-3 py-2 text-right">
+                <Link href={href} className={link}>
+                  {nf.format(s.count)}
+                </Link>
+              </td>
+              <td className="px-3 py-2 text-right">
+                <Link href={href} className={link}>
+                  {money(s.amount)}
+                </Link>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {c.byStatus.map((s) => {
-              const href = listHref({ status: [s.status], currency: [c.currency] });
-              return (
-                <tr key={s.status} className="border-b border-zinc-100 last:border-0 dark:border-zinc-900">
-                  <th scope="row" className="px-3 py-2 font-normal">
-                    {s.status}
-                  </th>
-                  <td className="px-3 py-2 text-right">
-                    <Link href={href} className={link}>
-                      {nf.format(s.count)}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2 text-right">
-                    <Link href={href} className={link}>
-                      {money(s.amount)}
-                    </Link>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </PlainTable>
 
       <div className="mt-4 grid grid-cols-1 gap-4 lg:grid-cols-2">
         <LineChart

@@ -15,6 +15,8 @@ export function Popover({
   buttonClassName = '',
   onOpenChange,
   open: controlled,
+  initialOpen = false,
+  focusOnMount = false,
 }: {
   label: ReactNode;
   children: ReactNode;
@@ -23,8 +25,12 @@ export function Popover({
   onOpenChange?: (open: boolean) => void;
   /** Given, the owner decides (it hears every change through `onOpenChange`). */
   open?: boolean;
+  /** Mounted open (a deferred control clicked before its code arrived: components/ui/deferred.tsx). */
+  initialOpen?: boolean;
+  /** Mounted with focus on its button (its placeholder had it). */
+  focusOnMount?: boolean;
 }) {
-  const [own, setOpen] = useState(false);
+  const [own, setOpen] = useState(initialOpen);
   const open = controlled ?? own;
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -34,6 +40,10 @@ export function Popover({
     setOpen(next);
     onOpenChange?.(next);
   }
+
+  useEffect(() => {
+    if (focusOnMount) button.current?.focus();
+  }, [focusOnMount]);
 
   useEffect(() => {
     if (!open) return;

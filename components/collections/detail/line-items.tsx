@@ -1,3 +1,4 @@
+import { PlainTable } from '@/components/ui/plain-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Section } from '@/components/ui/section';
 import type { Amount, LineItem } from '@/lib/api/schemas';
@@ -29,55 +30,41 @@ export function LineItems({ items, amount, minorUnits }: { items: LineItem[]; am
         </EmptyState>
       ) : (
         <>
-          <div
-            role="region"
-            aria-label="Line items table"
-            tabIndex={0}
-            className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-sky-600"
+          <PlainTable
+            label="Line items table"
+            caption="Line items"
+            variant="quiet"
+            tableClassName="items-as-cards"
+            cellClassName="py-1 pr-3"
+            bodyClassName="divide-y divide-zinc-200 dark:divide-zinc-800"
+            headers={[
+              'Name',
+              'Description',
+              { label: 'Quantity', right: true },
+              { label: 'Amount', right: true },
+              { label: 'Line total', right: true },
+            ]}
           >
-            <table className="items-as-cards w-full text-left text-sm">
-              <thead className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
-                <tr>
-                  <th scope="col" className="py-1 pr-3 font-medium">
-                    Name
-                  </th>
-                  <th scope="col" className="py-1 pr-3 font-medium">
-                    Description
-                  </th>
-                  <th scope="col" className="py-1 pr-3 text-right font-medium">
-                    Quantity
-                  </th>
-                  <th scope="col" className="py-1 pr-3 text-right font-medium">
-                    Amount
-                  </th>
-                  <th scope="col" className="py-1 text-right font-medium">
-                    Line total
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
-                {items.map((item, i) => (
-                  <tr key={i}>
-                    <td data-col="name" className="py-1.5 pr-3 font-medium">
-                      {item.name}
-                    </td>
-                    <td data-col="description" className="py-1.5 pr-3 text-zinc-700 dark:text-zinc-300">
-                      {item.description}
-                    </td>
-                    <td data-col="quantity" className="py-1.5 pr-3 text-right tabular-nums">
-                      {item.quantity}
-                    </td>
-                    <td data-col="amount" className="whitespace-nowrap py-1.5 pr-3 text-right tabular-nums">
-                      {fmt(item.amount)}
-                    </td>
-                    <td data-col="total" className="whitespace-nowrap py-1.5 text-right tabular-nums">
-                      {fmt({ value: item.amount.value * item.quantity, currency: item.amount.currency })}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+            {items.map((item, i) => (
+              <tr key={i}>
+                <td data-col="name" className="py-1.5 pr-3 font-medium">
+                  {item.name}
+                </td>
+                <td data-col="description" className="py-1.5 pr-3 text-zinc-700 dark:text-zinc-300">
+                  {item.description}
+                </td>
+                <td data-col="quantity" className="py-1.5 pr-3 text-right tabular-nums">
+                  {item.quantity}
+                </td>
+                <td data-col="amount" className="whitespace-nowrap py-1.5 pr-3 text-right tabular-nums">
+                  {fmt(item.amount)}
+                </td>
+                <td data-col="total" className="whitespace-nowrap py-1.5 text-right tabular-nums">
+                  {fmt({ value: item.amount.value * item.quantity, currency: item.amount.currency })}
+                </td>
+              </tr>
+            ))}
+          </PlainTable>
           <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 border-t border-zinc-200 pt-3 text-sm dark:border-zinc-800">
             <dt className="text-zinc-600 dark:text-zinc-400">Line items total</dt>
             <dd className="tabular-nums font-medium">{totals.map(fmt).join(' + ')}</dd>
