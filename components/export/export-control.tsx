@@ -3,6 +3,7 @@
 import { useRef, useState } from 'react';
 import { Button, focusRing } from '@/components/ui/button';
 import { Popover } from '@/components/ui/popover';
+import { apiResponse, isApiFailure } from '@/lib/query/api-client';
 import type { DeferredProps } from '@/components/ui/deferred';
 import { EXPORT_BUTTON, type ExportCsvProps } from './export-props';
 import { LIVE_EXPORT_MAX_ROWS as LIVE_MAX } from '@/lib/api/export';
@@ -51,12 +52,8 @@ export default function ExportControl({
     setOpen(false);
     setJob({ state: 'running', received: 0, total: null });
     try {
-      const res = await fetch(href, { signal: controller.signal });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { message?: string } | null;
-        setJob({ state: 'failed', message: body?.message ?? `The export failed (HTTP ${res.status}).` });
-        return;
-      }
+      // No time limit: a live export of 10,000 rows reads page by page for as long as that takes.
+      const res = await apiResponse(href, { signal: controller.signal, timeoutMs: 0 });
       const total = Number(res.headers.get('x-total-count') ?? NaN);
       const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'collections.csv';
       const reader = res.body!.getReader();
@@ -84,14 +81,16 @@ export default function ExportControl({
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
       setJob({ state: 'done', rows: Math.max(0, lines - 1), name });
-    } catch {
+    } catch (error) {
       setJob(
         controller.signal.aborted
           ? { state: 'cancelled' }
-          : {
-              state: 'failed',
-              message: 'The export stopped part-way (the API or the connection failed): no file was saved.',
-            },
+          : isApiFailure(error) && error.code !== 'upstream_unreachable'
+            ? { state: 'failed', message: error.message }
+            : {
+                state: 'failed',
+                message: 'The export stopped part-way (the API or the connection failed): no file was saved.',
+              },
       );
     } finally {
       abort.current = null;

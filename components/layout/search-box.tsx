@@ -7,14 +7,15 @@ import { label } from '@/lib/format/labels';
 import { navigationStarted } from '@/lib/navigation/progress';
 import type { CollectionSummary } from '@/lib/api/summary';
 import { focusRing } from '@/components/ui/button';
+import { apiGet, isApiFailure } from '@/lib/query/api-client';
 
 /**
  * The header's "Search" box (WAI-ARIA combobox with a listbox popup). An id or
  * a pasted dashboard link opens that record live; anything else searches the
  * index as the user types (debounced) and Enter opens the full results page.
  * `/` focuses it from anywhere but a text field. Empty, it lists the records
- * pinned and recently viewed in this browser. Plain fetch, no query library:
- * this component is on every page's first load.
+ * pinned and recently viewed in this browser. The one /api client (lib/query/api-client.ts), no query
+ * library: this component is on every page's first load.
  */
 type Hit = CollectionSummary;
 type Option = { key: string; href: string; label: string; detail: string };
@@ -87,20 +88,26 @@ export function SearchBox() {
     const controller = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const res = await fetch(`/api/search?${new URLSearchParams({ q: q.slice(0, 200), limit: String(SHOWN) })}`, {
-          signal: controller.signal,
-        });
-        const body = (await res.json()) as { data?: Hit[]; meta?: { count: number }; message?: string };
-        if (!res.ok) return setAnswer({ q, failed: body.message ?? 'Search failed' });
-        const options = (body.data ?? []).map((h) => ({
+        const body = await apiGet<{ data: Hit[]; meta: { count: number } }>(
+          `/api/search?${new URLSearchParams({ q: q.slice(0, 200), limit: String(SHOWN) })}`,
+          { signal: controller.signal },
+        );
+        const options = body.data.map((h) => ({
           key: h.id,
           href: `/collections/${h.id}`,
           label: h.reference || h.id,
           detail: [fullName(h), money(h.amount), label(h.status).text].filter(Boolean).join(' · '),
         }));
-        setAnswer({ q, options, total: body.meta?.count ?? options.length });
-      } catch {
-        if (!controller.signal.aborted) setAnswer({ q, failed: 'Search could not be reached' });
+        setAnswer({ q, options, total: body.meta.count });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        setAnswer({
+          q,
+          failed:
+            isApiFailure(error) && error.code !== 'upstream_unreachable'
+              ? error.message
+              : 'Search could not be reached',
+        });
       }
     }, DEBOUNCE_MS);
     return () => {

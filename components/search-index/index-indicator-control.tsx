@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { Popover } from '@/components/ui/popover';
+import { apiGet } from '@/lib/query/api-client';
 import { formatRelative, formatUtc } from '@/lib/format/dates';
 
 import type { DeferredProps } from '@/components/ui/deferred';
@@ -40,8 +41,8 @@ export default function IndexIndicatorControl({
     const controller = new AbortController();
     async function load() {
       try {
-        const res = await fetch('/api/index/status', { signal: controller.signal });
-        if (res.ok && !stop) setStatus(((await res.json()) as { data: Status }).data);
+        const { data } = await apiGet<{ data: Status }>('/api/index/status', { signal: controller.signal });
+        if (!stop) setStatus(data);
       } catch {
         // Offline for a moment: the last known state stays.
       }

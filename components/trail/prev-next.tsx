@@ -6,6 +6,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { focusRing } from '@/components/ui/button';
 import { isShortcut } from '@/lib/keyboard/keys';
 import { navigationStarted } from '@/lib/navigation/progress';
+import { apiGet } from '@/lib/query/api-client';
 import {
   moved,
   neighbours,
@@ -44,10 +45,9 @@ function useNeighbour(trail: Trail | null, n: Neighbour): Target {
   useEffect(() => {
     if (!trail || !remote) return;
     const controller = new AbortController();
-    fetch(pageApiUrl(trail, remote.page), { signal: controller.signal, headers: { Accept: 'application/json' } })
-      .then((r) => (r.ok ? (r.json() as Promise<{ data: { id: string }[] }>) : null))
+    apiGet<{ data: { id: string }[] }>(pageApiUrl(trail, remote.page), { signal: controller.signal })
       .then((body) => {
-        const ids = body?.data.map((c) => c.id) ?? [];
+        const ids = body.data.map((c) => c.id);
         const id = remote.take === 'first' ? ids[0] : ids.at(-1);
         setFound({ key, target: id ? { id, trail: moved(trail, id, { page: remote.page, ids }) } : null });
       })

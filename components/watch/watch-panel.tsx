@@ -4,25 +4,26 @@ import { useRouter } from 'next/navigation';
 import { startTransition, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Collection } from '@/lib/api/schemas';
-import { failureFrom } from '@/lib/query/api-failure';
+import { apiGet, isApiFailure } from '@/lib/query/api-client';
 import { createWatcher, type Reading, type WatchState } from '@/lib/watch/watcher';
 
 const MARK = '● Changed · ';
 
 async function readCollection(id: string, signal: AbortSignal): Promise<Reading<Collection>> {
-  const response = await fetch(`/api/collections/${encodeURIComponent(id)}`, {
-    signal,
-    headers: { Accept: 'application/json' },
-  });
-  if (response.ok) return { ok: true, record: ((await response.json()) as { data: Collection }).data };
-  const { code, message, retryAfter } = await failureFrom(response);
-  return {
-    ok: false,
-    code,
-    message,
-    retryAfterS: retryAfter,
-    final: code === 'not_found' || code === 'forbidden' || code === 'unauthorized' || code === 'upstream_auth',
-  };
+  try {
+    const { data } = await apiGet<{ data: Collection }>(`/api/collections/${encodeURIComponent(id)}`, { signal });
+    return { ok: true, record: data };
+  } catch (error) {
+    if (!isApiFailure(error)) throw error; // aborted: the watch stopped
+    const { code, message, retryAfter } = error;
+    return {
+      ok: false,
+      code,
+      message,
+      retryAfterS: retryAfter,
+      final: code === 'not_found' || code === 'forbidden' || code === 'unauthorized' || code === 'upstream_auth',
+    };
+  }
 }
 
 /** Takes the change mark off the tab's title. */

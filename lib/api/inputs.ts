@@ -3,6 +3,7 @@ import { errorMessage } from './error-codes';
 import { isCollectionId, isProviderId } from './ids';
 import { isIndexed, parseListState, parseSearchState, type ParseResult } from './list-state';
 import { parseOverviewState } from './overview';
+import { parseAuditQuery } from './audit';
 
 /**
  * The dashboard API's inputs in zod, one schema per route (path parameters,
@@ -40,6 +41,9 @@ export const searchQuery = fromState(parseSearchState, (param) => `Invalid ${par
 
 /** `/api/overview`: the range. */
 export const overviewQuery = fromState(parseOverviewState, (param) => `Invalid ${param}`);
+
+/** `/api/audit` (admins): its filters and page (lib/api/audit.ts). */
+export const auditQuery = fromState(parseAuditQuery, (param) => `Invalid ${param}`);
 
 /** `0`/`1` switches of the export, each given at most once. */
 function flag(search: URLSearchParams, name: string): boolean | { message: string } {

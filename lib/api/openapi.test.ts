@@ -2,7 +2,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { ERROR_CODES } from './errors';
+import { exportQuery, listQuery, overviewQuery, searchQuery } from './inputs';
 import { openApiDocument } from './openapi';
 
 /** Every `/api` route the app has, from its route.ts files under app/api (the catch-all is the 404 for the rest). */
@@ -38,4 +40,60 @@ describe('OpenAPI description of /api', () => {
       properties: { code: { enum: expect.arrayContaining([...ERROR_CODES]) } },
     });
   });
+});
+
+type Param = { name: string; required: boolean; example?: unknown; schema: Record<string, unknown> };
+
+/**
+ * The documented query parameters against the inputs the routes really parse with (lib/api/inputs.ts):
+ * each documented example is taken, each documented type, format and enum is enforced by the parse with
+ * the parameter named. A parameter documented by hand that the route reads differently fails here (the
+ * old hand-written list said createdFrom took "a date or date-time"; the parse takes YYYY-MM-DD only).
+ */
+describe('OpenAPI query parameters against the routes’ inputs', () => {
+  const doc = openApiDocument('0.0.0-test');
+  const routes: [string, z.ZodType, Record<string, string>][] = [
+    ['/api/collections', listQuery, {}],
+    ['/api/search', searchQuery, { q: 'amara' }],
+    ['/api/overview', overviewQuery, {}],
+    ['/api/export/collections.csv', exportQuery, {}],
+  ];
+  for (const [route, input, base] of routes) {
+    const params = (doc.paths as unknown as Record<string, { get: { parameters: Param[] } }>)[route]!.get.parameters;
+    const parse = (extra: Record<string, string>) => input.safeParse(new URLSearchParams({ ...base, ...extra }));
+    const refusedAt = (name: string, value: string) => {
+      const result = parse({ [name]: value });
+      return result.success ? null : result.error.issues[0]!.path;
+    };
+
+    it(`${route}: every documented example is accepted`, () => {
+      for (const p of params) {
+        expect(p.example, `${route} ${p.name} has an example`).toBeDefined();
+        expect(parse({ [p.name]: String(p.example) }).success, `${route} ${p.name}=${String(p.example)}`).toBe(true);
+      }
+    });
+
+    it(`${route}: every documented rule is the route’s, and a value that breaks it is refused by name`, () => {
+      for (const p of params) {
+        const { type, format, enum: values, maximum, maxLength } = p.schema;
+        if (type === 'integer') expect(refusedAt(p.name, '1.5'), `${p.name}=1.5`).toEqual([p.name]);
+        if (format === 'date') {
+          expect(refusedAt(p.name, '2026-11-01T10:00:00Z'), `${p.name} as a date-time`).toEqual([p.name]);
+          expect(refusedAt(p.name, '2026-02-30'), `${p.name} not a day`).toEqual([p.name]);
+        }
+        if (Array.isArray(values))
+          expect(refusedAt(p.name, 'no-such-value'), `${p.name} off the enum`).toEqual([p.name]);
+        if (typeof maximum === 'number') expect(refusedAt(p.name, String(maximum + 1)), p.name).toEqual([p.name]);
+        if (typeof maxLength === 'number')
+          expect(refusedAt(p.name, 'x'.repeat(maxLength + 1)), p.name).toEqual([p.name]);
+      }
+    });
+
+    it(`${route}: a required parameter is required`, () => {
+      for (const p of params.filter((q) => q.required)) {
+        const without = Object.fromEntries(Object.entries(base).filter(([name]) => name !== p.name));
+        expect(input.safeParse(new URLSearchParams(without)).success, `${route} without ${p.name}`).toBe(false);
+      }
+    });
+  }
 });

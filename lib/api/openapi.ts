@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AUDIT_ACTION_NAMES } from './audit';
 import { ERROR_STATUS, errorBodySchema } from './errors';
-import { RANGES } from './overview';
 import { collectionSchema, listMetaSchema, providerSchema } from './schemas';
-import { SORTS } from './list-state';
+import { filterSchema, listStateSchema, searchStateSchema, type Schema } from './list-state';
+import { overviewSchema } from './overview';
 
 /**
  * The OpenAPI 3.1 description of the dashboard's own `/api` (contract section
@@ -23,22 +23,25 @@ const idParam = (prefix: string) => ({
   schema: { type: 'string', pattern: `^${prefix}_[A-Za-z0-9_-]{1,128}$` },
 });
 
-const paging = [
-  query('page', int('Page, from 1', { minimum: 1, default: 1 })),
-  query('limit', int('Rows a page', { minimum: 1, maximum: 100, default: 10 })),
-];
-const filters = [
-  query('status', str('One status or a comma-separated list')),
-  query('currency', str('One currency or a comma-separated list')),
-  query('createdFrom', str('Created on or after (a date or date-time)')),
-  query('createdTo', str('Created on or before')),
-  query('completedFrom', str('Completed on or after')),
-  query('completedTo', str('Completed on or before')),
-  query('amountMin', int('Smallest amount.value')),
-  query('amountMax', int('Largest amount.value')),
-  query('sort', { type: 'string', enum: [...SORTS], default: '-createdAt' }),
-  query('q', str('Search text (1 to 200 characters): filters, sort and search come from the index')),
-];
+/**
+ * A route's query parameters, generated from the URL-state schema its input parses with (lib/api/inputs.ts):
+ * the names, types, rules, defaults and an example that the strict parse accepts. Never written by hand, so
+ * they cannot drift from what the route takes (openapi.test.ts checks both against each other).
+ */
+export function stateParameters(s: Schema, required: readonly string[] = []) {
+  return Object.entries(s).map(([name, field]) => {
+    const { example, ...doc } = field.doc;
+    const fallback = field.format(field.fallback);
+    const typed = (text: string) => (doc.type === 'integer' ? Number(text) : text);
+    return {
+      name,
+      in: 'query',
+      required: required.includes(name),
+      schema: { ...doc, ...(fallback ? { default: typed(fallback) } : {}) },
+      example: typed(example),
+    };
+  });
+}
 
 /** Every error the route may answer, by the contract's table (section 4). */
 function errors(...codes: (keyof typeof ERROR_STATUS)[]) {
@@ -187,7 +190,7 @@ export function openApiDocument(version: string) {
       '/api/collections': {
         get: {
           summary: 'The collections list: live from the upstream, or from the index when filtered, sorted or searched',
-          parameters: [...paging, ...filters],
+          parameters: stateParameters(listStateSchema),
           responses: {
             ...ok(
               'A page of collections',
@@ -220,10 +223,7 @@ export function openApiDocument(version: string) {
       '/api/search': {
         get: {
           summary: 'Search the index by e-mail, phone, its last four digits, name or reference',
-          parameters: [
-            { ...query('q', str('1 to 200 characters', { minLength: 1, maxLength: 200 })), required: true },
-            ...paging,
-          ],
+          parameters: stateParameters(searchStateSchema, ['q']),
           responses: {
             ...ok('Matching collections', envelope({ type: 'array', items: ref('CollectionSummary') }, true)),
             ...errors('bad_request', ...GATED, 'index_unavailable'),
@@ -239,7 +239,7 @@ export function openApiDocument(version: string) {
       '/api/overview': {
         get: {
           summary: 'Totals and trends per currency for a range',
-          parameters: [query('range', { type: 'string', enum: [...RANGES], default: '30d' })],
+          parameters: stateParameters(overviewSchema),
           responses: {
             ...ok('The overview', envelope({ type: 'object' })),
             ...errors('bad_request', ...GATED, 'index_unavailable'),
@@ -250,13 +250,19 @@ export function openApiDocument(version: string) {
         get: {
           summary: 'The view as CSV: every page, its filters, sort and search',
           parameters: [
-            ...filters,
-            query('contacts', { type: 'string', enum: ['0', '1'], description: 'Add e-mail and phone (admins)' }),
-            query('live', {
-              type: 'string',
-              enum: ['0', '1'],
-              description: 'Read the upstream live (unfiltered, up to 10,000 rows)',
-            }),
+            ...stateParameters(filterSchema),
+            {
+              ...query('contacts', { type: 'string', enum: ['0', '1'], description: 'Add e-mail and phone (admins)' }),
+              example: '1',
+            },
+            {
+              ...query('live', {
+                type: 'string',
+                enum: ['0', '1'],
+                description: 'Read the upstream live (unfiltered, up to 10,000 rows)',
+              }),
+              example: '1',
+            },
           ],
           responses: {
             ...ok('RFC 4180 CSV, UTF-8 with a BOM', { type: 'string' }, 'text/csv'),

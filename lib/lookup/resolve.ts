@@ -1,5 +1,5 @@
 import { isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
-import { failureFrom } from '@/lib/query/api-failure';
+import { apiGet, isApiFailure, type ApiOptions } from '@/lib/query/api-client';
 import type { Collection, Provider } from '@/lib/api/schemas';
 import type { MatchedField, SearchHit } from '@/lib/api/summary';
 import type { Finding } from './extract';
@@ -18,7 +18,7 @@ export type Resolution =
   | { state: 'other_account' }
   | { state: 'error'; code: ErrorCode; message: string; retryable: boolean };
 
-type Fetch = (path: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
+type Fetch = NonNullable<ApiOptions['fetchImpl']>;
 
 /** Search results read per finding: enough to tell "one" from "several", and the first to show. */
 export const SEARCH_LIMIT = 10;
@@ -29,9 +29,10 @@ const SEARCHED: Record<'email' | 'phone' | 'reference', MatchedField> = {
   reference: 'reference',
 };
 
-/** A failed /api answer as a row's state: read as the rest of the browser reads it (lib/query/api-failure.ts). */
-async function failure(response: Response, subject: 'collection' | 'provider' | 'collections'): Promise<Resolution> {
-  const { code, message } = await failureFrom(response);
+/** A failed /api answer as a row's state (the one client's ApiFailure: lib/query/api-client.ts). */
+function failure(error: unknown, subject: 'collection' | 'provider' | 'collections'): Resolution {
+  if (!isApiFailure(error)) throw error; // aborted
+  const { code, message } = error;
   if (code === 'not_found') return { state: 'not_found' };
   if (code === 'forbidden' && subject !== 'collections') return { state: 'other_account' };
   return { state: 'error', code, message, retryable: isTransientCode(code) || code === 'index_unavailable' };
@@ -44,51 +45,48 @@ const summary = (c: Pick<Collection, 'reference' | 'status' | 'amount'>): Summar
 });
 
 export async function resolveFinding(finding: Finding, fetchImpl: Fetch, signal: AbortSignal): Promise<Resolution> {
-  const init = { signal, headers: { Accept: 'application/json' } };
-  try {
-    if (finding.kind === 'collection' || finding.kind === 'provider') {
-      const base = finding.kind === 'collection' ? 'collections' : 'providers';
-      const response = await fetchImpl(`/api/${base}/${encodeURIComponent(finding.value)}`, init);
-      if (!response.ok) return failure(response, finding.kind);
-      const href = `/${base}/${finding.value}`;
+  const options = { signal, fetchImpl };
+  if (finding.kind === 'collection' || finding.kind === 'provider') {
+    const base = finding.kind === 'collection' ? 'collections' : 'providers';
+    const href = `/${base}/${finding.value}`;
+    const path = `/api/${base}/${encodeURIComponent(finding.value)}`;
+    try {
       if (finding.kind === 'provider') {
-        const { data } = (await response.json()) as { data: Provider };
+        const { data } = await apiGet<{ data: Provider }>(path, options);
         return { state: 'found', href, provider: { name: data.name, enabled: data.enabled } };
       }
-      const { data } = (await response.json()) as { data: Collection };
+      const { data } = await apiGet<{ data: Collection }>(path, options);
       return { state: 'found', href, collection: summary(data) };
+    } catch (error) {
+      return failure(error, finding.kind);
     }
-    const query = new URLSearchParams({ q: finding.value, limit: String(SEARCH_LIMIT) });
-    const response = await fetchImpl(`/api/search?${query}`, init);
-    if (!response.ok) return failure(response, 'collections');
-    const { data, meta } = (await response.json()) as { data: SearchHit[]; meta: { count: number } };
-    // A search also matches names and reference prefixes: only hits on the finding's own kind count.
-    const field = SEARCHED[finding.kind];
-    let hits = data.filter((hit) => hit.matched.includes(field));
-    if (finding.kind === 'reference') {
-      const exact = hits.filter((hit) => hit.reference.toUpperCase() === finding.value.toUpperCase());
-      if (exact.length) hits = exact;
-    }
-    if (!hits.length) return { state: 'none' };
-    const first = hits[0]!;
-    const firstHref = `/collections/${first.id}`;
-    const count = hits.length === data.length && meta.count > data.length ? meta.count : hits.length;
-    if (count === 1) return { state: 'found', href: firstHref, collection: summary(first) };
-    return {
-      state: 'matches',
-      href: `/search?${new URLSearchParams({ q: finding.value })}`,
-      count,
-      first: { ...summary(first), id: first.id, href: firstHref },
-    };
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return {
-      state: 'error',
-      code: 'upstream_unreachable',
-      message: 'The dashboard could not be reached. Check your connection.',
-      retryable: true,
-    };
   }
+  const query = new URLSearchParams({ q: finding.value, limit: String(SEARCH_LIMIT) });
+  let found: { data: SearchHit[]; meta: { count: number } };
+  try {
+    found = await apiGet(`/api/search?${query}`, options);
+  } catch (error) {
+    return failure(error, 'collections');
+  }
+  const { data, meta } = found;
+  // A search also matches names and reference prefixes: only hits on the finding's own kind count.
+  const field = SEARCHED[finding.kind];
+  let hits = data.filter((hit) => hit.matched.includes(field));
+  if (finding.kind === 'reference') {
+    const exact = hits.filter((hit) => hit.reference.toUpperCase() === finding.value.toUpperCase());
+    if (exact.length) hits = exact;
+  }
+  if (!hits.length) return { state: 'none' };
+  const first = hits[0]!;
+  const firstHref = `/collections/${first.id}`;
+  const count = hits.length === data.length && meta.count > data.length ? meta.count : hits.length;
+  if (count === 1) return { state: 'found', href: firstHref, collection: summary(first) };
+  return {
+    state: 'matches',
+    href: `/search?${new URLSearchParams({ q: finding.value })}`,
+    count,
+    first: { ...summary(first), id: first.id, href: firstHref },
+  };
 }
 
 export const KIND_LABELS: Record<Finding['kind'], string> = {

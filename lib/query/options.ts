@@ -9,27 +9,15 @@ import {
   type ListState,
 } from '@/lib/api/list-state';
 import type { SearchHit } from '@/lib/api/summary';
-import { failureFrom, networkFailure } from './api-failure';
+import { apiGet } from './api-client';
 import { queryKeys } from './keys';
 import { toRowPage } from './rows';
 
 /**
- * queryOptions per endpoint. In the browser the queryFn calls the dashboard's
- * own /api; the server prefetch spreads these options and swaps in the data
- * layer, so the key is the same on both sides by construction.
+ * queryOptions per endpoint. In the browser the queryFn asks the dashboard's own /api (api-client.ts); the
+ * server prefetch spreads these options and swaps in the data layer, so the key is the same on both sides by
+ * construction.
  */
-async function getJson<T>(path: string, signal: AbortSignal): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, { signal, headers: { Accept: 'application/json' } });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw networkFailure();
-  }
-  if (!response.ok) throw await failureFrom(response);
-  return (await response.json()) as T;
-}
-
 /**
  * A page of a collections view: the live list or the index's (filtered, sorted, searched) from
  * `/api/collections`, search results from `/api/search`. Both answer rows of the one list.
@@ -43,10 +31,9 @@ export function collectionListOptions(path: ListPath, state: ListState) {
     queryKey: queryKeys.collectionList(path, state),
     queryFn: async ({ signal }) =>
       toRowPage(
-        await getJson<CollectionListEnvelope | { data: SearchHit[]; meta: CollectionListEnvelope['meta'] }>(
-          api,
+        await apiGet<CollectionListEnvelope | { data: SearchHit[]; meta: CollectionListEnvelope['meta'] }>(api, {
           signal,
-        ),
+        }),
       ),
   });
 }

@@ -1,0 +1,86 @@
+import { errorMessage, type ErrorCode } from '@/lib/api/error-codes';
+import { isApiFailure, type ApiFailure } from '@/lib/api/failure';
+
+/**
+ * The browser's one client for the dashboard's own `/api`: one fetch, one envelope reader, one error type
+ * (`ApiFailure`, the plain object the server's error envelope carries and the UI renders), one rule for
+ * aborts and time. Every browser caller of `/api` goes through here: the list's queries, the Search box, the
+ * index indicator, Previous / Next, a watched record, Lookup and the CSV export.
+ *
+ * - A failed answer rejects with its `ApiFailure`: the envelope's own code and message, or one named by the
+ *   HTTP status when something in between answered (a proxy's 502 page).
+ * - The caller's signal aborting rejects with the abort itself (not a failure: nobody is told).
+ * - No answer within `timeoutMs` rejects with `upstream_timeout`; no answer at all with `upstream_unreachable`.
+ */
+export const API_TIMEOUT_MS = 30_000;
+
+type Fetch = (path: string, init: RequestInit & { signal: AbortSignal }) => Promise<Response>;
+export type ApiOptions = {
+  signal?: AbortSignal;
+  /** 0: no limit (a download that may take minutes). */
+  timeoutMs?: number;
+  /** Only for tests of a caller: what answers instead of the network. */
+  fetchImpl?: Fetch;
+};
+
+/** A failed /api response read back into the failure the UI renders. */
+export async function failureFrom(response: Response): Promise<ApiFailure> {
+  const retryAfter = Number(response.headers.get('retry-after')) || undefined;
+  const body: unknown = await response.json().catch(() => null);
+  if (isApiFailure(body)) return { code: body.code, message: body.message, retryAfter };
+  const code: ErrorCode =
+    response.status === 504 ? 'upstream_timeout' : response.status === 401 ? 'unauthorized' : 'upstream_error';
+  return { code, message: errorMessage(code, 'collections'), retryAfter };
+}
+
+export function networkFailure(): ApiFailure {
+  return { code: 'upstream_unreachable', message: 'The dashboard could not be reached. Check your connection.' };
+}
+
+function timeoutFailure(): ApiFailure {
+  return { code: 'upstream_timeout', message: 'The dashboard took too long to answer' };
+}
+
+/** The caller's signal and the time limit as one signal (AbortSignal.any where the browser has it). */
+function combined(signal: AbortSignal | undefined, timeout: AbortSignal | null): AbortSignal {
+  const signals = [signal, timeout].filter((s): s is AbortSignal => Boolean(s));
+  if (signals.length === 1) return signals[0]!;
+  if (!signals.length) return new AbortController().signal;
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
+  const controller = new AbortController();
+  for (const s of signals) s.addEventListener('abort', () => controller.abort(s.reason), { once: true });
+  return controller.signal;
+}
+
+/** Asks `/api`: the response once it is OK; else rejects as above. */
+export async function apiResponse(path: string, options: ApiOptions = {}): Promise<Response> {
+  if (!path.startsWith('/api/')) throw new Error(`not a dashboard API path: ${path}`);
+  const { signal, timeoutMs = API_TIMEOUT_MS, fetchImpl = fetch } = options;
+  const timeout = timeoutMs ? AbortSignal.timeout(timeoutMs) : null;
+  let response: Response;
+  try {
+    response = await fetchImpl(path, {
+      signal: combined(signal, timeout),
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw timeout?.aborted ? timeoutFailure() : networkFailure();
+  }
+  if (!response.ok) throw await failureFrom(response);
+  return response;
+}
+
+/** Asks `/api` for JSON: the envelope's body once OK; else rejects as above. */
+export async function apiGet<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  const response = await apiResponse(path, options);
+  try {
+    return (await response.json()) as T;
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw networkFailure(); // the body broke off part-way
+  }
+}
+
+export { isApiFailure };
