@@ -39,7 +39,7 @@ const zones = [
     (zone) => ({ target: './sandbox', ...zone, message: 'The sandbox may import lib/api only.' }),
   ),
   {
-    // Test helpers start sandboxes and fake things: no product code may lean on them.
+    // Test helpers (test/) start sandboxes and fake things: no product code may lean on them.
     target: [
       './app',
       './components',
@@ -47,11 +47,26 @@ const zones = [
       './lib/server',
       './lib/query',
       './lib/format',
+      './sandbox',
       './proxy.ts',
       './instrumentation.ts',
     ],
-    from: './lib/testing',
-    message: 'lib/testing is for tests only.',
+    from: './test',
+    message: 'test/ holds the tests’ helpers: no product code may lean on them.',
+  },
+  {
+    // e2e/ uses scripts/' tools (Chromium, first-load JS, a PostgreSQL); scripts never reach into the e2e suite.
+    target: './scripts',
+    from: './e2e',
+    message: 'scripts/ does not import e2e/: put what both need in scripts/ (or e2e/ when only the suite needs it).',
+  },
+  {
+    // UI primitives are the bottom of components/: they import no feature's components.
+    target: './components/ui',
+    from: './components',
+    except: ['./ui'],
+    message:
+      'components/ui holds primitives: they import no feature (pass values in, or move the shared piece into ui).',
   },
   {
     // Pages and components read data through lib/query or the server data layer, never the client directly.
@@ -111,12 +126,7 @@ const serverZones = (tests) => [
   },
 ];
 
-const testZones = [
-  ...zones
-    .filter((zone) => zone.from !== './lib/testing')
-    .map((zone) => (zone.except ? { ...zone, except: [...zone.except, './testing'] } : zone)),
-  ...serverZones(true),
-];
+const testZones = [...zones.filter((zone) => zone.from !== './test'), ...serverZones(true)];
 
 export default defineConfig([
   ...nextVitals,

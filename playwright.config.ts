@@ -25,14 +25,14 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
-      command: 'npx tsx scripts/e2e-server.ts sandbox',
+      command: 'npx tsx e2e/server.ts sandbox',
       url: `${E2E.sandboxURL}/__sandbox/health`,
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: 'pipe',
     },
     {
-      command: 'npx tsx scripts/e2e-server.ts dashboard',
+      command: 'npx tsx e2e/server.ts dashboard',
       url: `${E2E.baseURL}/api/collections?limit=1`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -40,14 +40,14 @@ export default defineConfig({
     },
     {
       // With OpenID Connect sign-in, and the provider it signs in with (e2e/oidc-provider.ts).
-      command: 'npx tsx scripts/e2e-server.ts oidc',
+      command: 'npx tsx e2e/server.ts oidc',
       // 401 without a session is the server being up.
       url: `${E2E.oidcURL}/api/collections?limit=1`,
       reuseExistingServer: false,
       timeout: 120_000,
     },
     {
-      command: 'npx tsx scripts/e2e-server.ts gated',
+      command: 'npx tsx e2e/server.ts gated',
       // 401 without credentials is the gated server being up.
       url: `${E2E.gatedURL}/api/collections?limit=1`,
       reuseExistingServer: false,

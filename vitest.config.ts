@@ -6,7 +6,7 @@ export default defineConfig({
     alias: {
       '@': fileURLToPath(new URL('.', import.meta.url)),
       // `server-only` throws outside Next's server bundles; tests run on the server anyway.
-      'server-only': fileURLToPath(new URL('./lib/testing/server-only-stub.ts', import.meta.url)),
+      'server-only': fileURLToPath(new URL('./test/server-only-stub.ts', import.meta.url)),
     },
   },
   test: {

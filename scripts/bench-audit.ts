@@ -53,7 +53,7 @@ for (let round = 0; round < 40; round++) {
   flush.push(Number(process.hrtime.bigint() - t) / 1e6);
 }
 // The drift collector on what a list page brings: 100 records as the upstream sends them, with drift in them.
-const { sampleCollection } = await import('../lib/testing/samples');
+const { sampleCollection } = await import('../test/samples');
 const { observeAnswer } = createDriftCollector({ database: async () => db, clock: systemClock, log: logger });
 const page = {
   status: 'success',

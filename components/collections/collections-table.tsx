@@ -5,7 +5,7 @@ import { flexRender, useTable } from '@tanstack/react-table';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
-import { useZone } from '@/components/display/display-provider';
+import { useZone } from '@/components/ui/zone';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SkipToPagination } from '@/components/ui/skip-link';
 import { zoneName } from '@/lib/format/dates';

@@ -1,6 +1,7 @@
 'use client';
 
 import { createContext, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { ZoneContext } from '@/components/ui/zone';
 import { displayCookie, displayZone, type Display } from '@/lib/display/preferences';
 
 type DisplayState = { display: Display; setDisplay: (next: Display) => void };
@@ -9,11 +10,8 @@ const DisplayContext = createContext<DisplayState>({
   display: { density: 'comfortable', times: 'local', zone: null },
   setDisplay: () => {},
 });
-/** The zone times are shown in, apart: a table's hundred times re-render only when it changes. */
-const ZoneContext = createContext('UTC');
 
 export const useDisplay = () => useContext(DisplayContext);
-export const useZone = () => useContext(ZoneContext);
 
 /**
  * The browser's display preferences (lib/display/preferences.ts), as the server

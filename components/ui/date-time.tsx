@@ -1,6 +1,6 @@
 'use client';
 
-import { useZone } from '@/components/display/display-provider';
+import { useZone } from './zone';
 import { formatDateTime, formatUtc, yearIn, zoneName } from '@/lib/format/dates';
 
 /**

@@ -57,6 +57,12 @@ export function Deferred<P extends object>({
         aria-expanded={false}
         onPointerEnter={start}
         onFocus={start}
+        // Pressed, it opens once loaded: if the code arrives between the press and the release, the release
+        // lands on the loaded control's button and no click reaches either one.
+        onPointerDown={() => {
+          setClicked(true);
+          start();
+        }}
         onClick={() => {
           setClicked(true);
           start();

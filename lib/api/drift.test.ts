@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleCollection } from '@/lib/testing/samples';
+import { sampleCollection } from '@/test/samples';
 import { driftOf } from './drift';
 
 describe('schema drift', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collectionListEnvelopeSchema } from './envelopes';
 import { errorBodySchema } from './errors';
-import { sampleCollection } from '@/lib/testing/samples';
+import { sampleCollection } from '@/test/samples';
 import { collectionSchema, providerSchema } from './schemas';
 
 describe('collection schema', () => {

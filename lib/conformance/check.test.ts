@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type TestSandbox } from '@/lib/testing/sandbox';
+import { startSandbox, type TestSandbox } from '@/test/sandbox';
 import { formatReport, runConformance } from './check';
 
 let sandbox: TestSandbox;

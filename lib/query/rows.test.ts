@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectionSchema } from '@/lib/api/schemas';
-import { sampleCollection } from '@/lib/testing/samples';
+import { sampleCollection } from '@/test/samples';
 import { toRow, toRowPage } from './rows';
 
 describe('table rows', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type TestSandbox } from '@/lib/testing/sandbox';
+import { startSandbox, type TestSandbox } from '@/test/sandbox';
 
 /**
  * The data layer checks the gate itself, so a request that slips past

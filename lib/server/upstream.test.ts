@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectionEnvelopeSchema, collectionListEnvelopeSchema, providerEnvelopeSchema } from '@/lib/api/envelopes';
-import { startSandbox, type TestSandbox } from '@/lib/testing/sandbox';
+import { startSandbox, type TestSandbox } from '@/test/sandbox';
 import { FAULT_PAGES } from '@/sandbox/faults';
 import { logger } from './logger';
 import { createUpstreamClient, parseRetryAfter, upstreamUrl, type UpstreamOptions } from './upstream';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storeKinds } from '@/lib/testing/stores';
+import { storeKinds } from '@/test/stores';
 import type { AppDb } from '../database/connect';
 import { migratedDb } from '../database/migrate';
 import { createAuditLog, type AuditEntry } from './log';

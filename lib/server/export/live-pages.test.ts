@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
-import { sampleCollection } from '@/lib/testing/samples';
+import { sampleCollection } from '@/test/samples';
 import { livePages, type LivePage, type LivePagesDeps } from './live-pages';
 
 /** A fake clock: sleeping moves time on at once, and every wait is recorded. */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type TestSandbox } from '@/lib/testing/sandbox';
+import { startSandbox, type TestSandbox } from '@/test/sandbox';
 
 /**
  * The service against a real sandbox: it syncs to ready, and a fault of its

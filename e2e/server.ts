@@ -5,8 +5,8 @@
  */
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { E2E } from '../e2e/env';
-import { runBin } from './run-bin.mjs';
+import { E2E } from './env';
+import { runBin } from '../scripts/run-bin.mjs';
 
 const which = process.argv[2];
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SANDBOX_PORT: String(E2E.sandboxPort) };
@@ -57,7 +57,7 @@ if (which === 'sandbox') {
   const port = String(which === 'gated' ? E2E.gatedPort : which === 'oidc' ? E2E.oidcPort : E2E.port);
   const log = createWriteStream(which === 'dashboard' ? E2E.serverLog : E2E.serverLog.replace('.log', `-${which}.log`));
   // The OpenID Provider runs in this process, beside the dashboard that signs people in with it.
-  if (which === 'oidc') await (await import('../e2e/oidc-provider')).startOidcProvider();
+  if (which === 'oidc') await (await import('./oidc-provider')).startOidcProvider();
   const gate =
     which === 'gated'
       ? {
@@ -94,7 +94,7 @@ if (which === 'sandbox') {
     if (code) process.stderr.write(readFileSync(log.path, 'utf8'));
   });
 } else {
-  console.error('usage: e2e-server.ts sandbox|dashboard|gated|oidc');
+  console.error('usage: e2e/server.ts sandbox|dashboard|gated|oidc');
   process.exit(2);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../sandbox/db';
-import type { Fixtures } from '../../sandbox/fixtures';
-import { createSandbox } from '../../sandbox/server';
+import { openDatabase } from '../sandbox/db';
+import type { Fixtures } from '../sandbox/fixtures';
+import { createSandbox } from '../sandbox/server';
 
 /**
  * A real sandbox over HTTP for unit tests: its own database in a temp folder,
