@@ -28,6 +28,11 @@ export const viewport: Viewport = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page reads per-request configuration and live data: never prerender.
   await connection();
+  // The shell's index indicator starts from the state the server knows (cached 2 s): asked at once, beside
+  // the rest, and shown only to someone let in.
+  const indexStatus = runtime()
+    .index.status()
+    .catch(() => null);
   const { upstream } = getConfig();
   const examples = await sandboxExamples();
   const display = parseDisplay((await cookies()).get(DISPLAY_COOKIE)?.value);
@@ -36,12 +41,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     .then((context) => context.principal)
     .catch(() => null);
   const user = principal?.kind === 'user' && principal.via !== 'open' ? principal : null;
-  // The shell's index indicator starts from the state the server knows (cached 2 s), for someone let in only.
-  const index = principal
-    ? await runtime()
-        .index.status()
-        .catch(() => null)
-    : null;
+  const index = principal ? await indexStatus : null;
   return (
     <html lang="en" data-density={display.density}>
       <body className="min-h-screen">
@@ -61,6 +61,19 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </symbol>
           <symbol id="i-check" viewBox="0 0 16 16">
             <path fill="currentColor" d="M6.2 11.6 2.6 8l1-1 2.6 2.6 6.2-6.2 1 1z" />
+          </symbol>
+          {/* Pagination: first, previous, next, last. */}
+          <symbol id="i-first" viewBox="0 0 16 16">
+            <path fill="currentColor" d="M3 3h1.5v10H3zm9.7 1.1L8.8 8l3.9 3.9-1 1.1-5-5 5-5z" />
+          </symbol>
+          <symbol id="i-prev" viewBox="0 0 16 16">
+            <path fill="currentColor" d="M10.7 2.9 11.8 4 7.8 8l4 4-1.1 1.1L5.6 8z" />
+          </symbol>
+          <symbol id="i-next" viewBox="0 0 16 16">
+            <path fill="currentColor" d="M5.3 2.9 4.2 4l4 4-4 4 1.1 1.1L10.4 8z" />
+          </symbol>
+          <symbol id="i-last" viewBox="0 0 16 16">
+            <path fill="currentColor" d="M11.5 3H13v10h-1.5zM3.3 4.1 7.2 8l-3.9 3.9 1 1.1 5-5-5-5z" />
           </symbol>
           {/* Status meanings (StatusBadge): a ring with a check, clock hands, a slash or a cross. */}
           <symbol id="i-paid" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.6">

@@ -10,7 +10,6 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { SkipToPagination } from '@/components/ui/skip-link';
 import { zoneName } from '@/lib/format/dates';
 import { ErrorState } from '@/components/ui/error-state';
-import { Skeleton } from '@/components/ui/skeleton';
 import { lastPage as lastPageOf, viewHref, viewQuery, type ListPath } from '@/lib/api/list-state';
 import type { CollectionRow } from '@/lib/query/rows';
 import { collectionListOptions } from '@/lib/query/options';
@@ -212,13 +211,11 @@ function ListSummary({ count }: { count: number }) {
   );
 }
 
+/** Before the first page is in (not on a first load: the server prefetches it). */
 function TableSkeleton() {
   return (
-    <div aria-busy="true" className="space-y-2">
-      <p className="sr-only">Loading collections…</p>
-      {Array.from({ length: 10 }, (_, i) => (
-        <Skeleton key={i} className="h-10 w-full" />
-      ))}
-    </div>
+    <p aria-busy="true" className="py-6 text-sm text-zinc-600 dark:text-zinc-400">
+      Loading collections…
+    </p>
   );
 }

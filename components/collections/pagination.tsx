@@ -14,17 +14,13 @@ type Props = {
   onLimit: (limit: number) => void;
 };
 
-const icon = (d: string) => (
-  <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4">
-    <path fill="currentColor" d={d} />
+// Drawn once in the layout's sprite (app/layout.tsx), referenced here: their paths stay out of the list's script.
+const icon = (id: string) => (
+  <svg aria-hidden="true" className="size-4">
+    <use href={`#i-${id}`} />
   </svg>
 );
-const ICONS = {
-  first: icon('M3 3h1.5v10H3zm9.7 1.1L8.8 8l3.9 3.9-1 1.1-5-5 5-5z'),
-  prev: icon('M10.7 2.9 11.8 4 7.8 8l4 4-1.1 1.1L5.6 8z'),
-  next: icon('M5.3 2.9 4.2 4l4 4-4 4 1.1 1.1L10.4 8z'),
-  last: icon('M11.5 3H13v10h-1.5zM3.3 4.1 7.2 8l-3.9 3.9 1 1.1 5-5-5-5z'),
-};
+const ICONS = { first: icon('first'), prev: icon('prev'), next: icon('next'), last: icon('last') };
 
 /** Summary ("11–20 of 253"), rows per page, and First/Previous/Next/Last page. */
 export function Pagination({ page, limit, count, rowsOnPage, lastPage, busy, onPage, onLimit }: Props) {

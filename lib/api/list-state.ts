@@ -20,25 +20,9 @@ export type SearchLike = { getAll(name: string): string[] };
 /** What a strict parse returns for a value that breaks the rule. */
 export const INVALID: unique symbol = Symbol('invalid');
 
-/** How a parameter is documented (lib/api/openapi.ts builds the API's parameters from it: never by hand). */
-export type ParamDoc = {
-  type: 'string' | 'integer';
-  description: string;
-  /** A value the strict rule accepts (checked in list-state.test.ts). */
-  example: string;
-  format?: 'date';
-  pattern?: string;
-  enum?: readonly string[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-};
-
-/** One URL parameter: its default, its strict rule and its correction, and its documentation. */
+/** One URL parameter: its default, its strict rule and its correction. */
 export type Field<T> = {
   fallback: T;
-  doc: ParamDoc;
   /** The rule, as the 400's message says it. */
   rule: string;
   /** Strict: the value, or INVALID when `raw` breaks the rule. */
@@ -68,19 +52,10 @@ function wholeNumber(options: {
   fallback: number;
   rule: string;
   snap?: (n: number) => number;
-  description: string;
-  example: string;
 }): Field<number> {
   const valid = (n: number) => Number.isSafeInteger(n) && n >= 1 && n <= options.max;
   return {
     fallback: options.fallback,
-    doc: {
-      type: 'integer',
-      description: options.description,
-      example: options.example,
-      minimum: 1,
-      ...(options.max < Number.MAX_SAFE_INTEGER ? { maximum: options.max } : {}),
-    },
     rule: options.rule,
     parse: (raw) => {
       const n = POSITIVE_INT.test(raw) ? Number(raw) : NaN;
@@ -101,8 +76,6 @@ export const pageField = wholeNumber({
   max: Number.MAX_SAFE_INTEGER,
   fallback: DEFAULT_PAGE,
   rule: 'page must be a whole number, 1 or more',
-  description: 'Page, from 1',
-  example: '2',
 });
 // The pages offer a menu of sizes, so a correction snaps to the nearest one; the API takes any size in range.
 export const limitField = wholeNumber({
@@ -110,8 +83,6 @@ export const limitField = wholeNumber({
   fallback: DEFAULT_LIMIT,
   rule: `limit must be a whole number from 1 to ${MAX_LIMIT}`,
   snap: nearestPageSize,
-  description: 'Rows a page',
-  example: '25',
 });
 
 /** Optional text parameters: absent (undefined) unless the URL gives a valid value. */
@@ -119,11 +90,9 @@ function optional<T>(
   rule: string,
   parse: (raw: string) => T | typeof INVALID,
   format: (value: T) => string,
-  doc: ParamDoc,
 ): Field<T | undefined> {
   return {
     fallback: undefined,
-    doc,
     rule,
     parse,
     correct: (raw) => {
@@ -136,7 +105,7 @@ function optional<T>(
 }
 
 /** A comma-separated list of exact values (status, currency): open sets, compared as upstream spells them. */
-function valueList(name: string, example: string): Field<string[] | undefined> {
+function valueList(name: string): Field<string[] | undefined> {
   return optional(
     `${name} must be one value or a comma-separated list of up to 20 values`,
     (raw) => {
@@ -144,11 +113,6 @@ function valueList(name: string, example: string): Field<string[] | undefined> {
       return values.length <= 20 && values.every((v) => v.length > 0 && v.length <= 64) ? values : INVALID;
     },
     (values) => values.join(','),
-    {
-      type: 'string',
-      description: `One ${name} or a comma-separated list of up to 20, exact as the upstream spells them`,
-      example,
-    },
   );
 }
 
@@ -159,22 +123,15 @@ function isCalendarDate(raw: string): boolean {
   const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   return date.toISOString().slice(0, 10) === raw;
 }
-const day = (name: string, description: string) =>
-  optional(`${name} must be a date as YYYY-MM-DD`, (raw) => (isCalendarDate(raw) ? raw : INVALID), String, {
-    type: 'string',
-    format: 'date',
-    pattern: DATE.source,
-    description: `${description}: a whole UTC day, YYYY-MM-DD, inclusive`,
-    example: '2026-11-01',
-  });
+const day = (name: string) =>
+  optional(`${name} must be a date as YYYY-MM-DD`, (raw) => (isCalendarDate(raw) ? raw : INVALID), String);
 
 const AMOUNT = /^-?(0|[1-9][0-9]{0,15})$/;
-const amount = (name: string, description: string) =>
+const amount = (name: string) =>
   optional(
     `${name} must be a whole number`,
     (raw) => (AMOUNT.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : INVALID),
     String,
-    { type: 'integer', description: `${description} amount.value, inclusive`, example: '500000' },
   );
 
 export const SORTS = ['-createdAt', 'createdAt', '-amount', 'amount', '-updatedAt', 'updatedAt'] as const;
@@ -182,7 +139,6 @@ export type Sort = (typeof SORTS)[number];
 export const DEFAULT_SORT: Sort = '-createdAt';
 const sortField: Field<Sort> = {
   fallback: DEFAULT_SORT,
-  doc: { type: 'string', description: 'Order; a minus sorts descending', enum: SORTS, example: '-amount' },
   rule: `sort must be one of ${SORTS.join(', ')}`,
   parse: (raw) => ((SORTS as readonly string[]).includes(raw) ? (raw as Sort) : INVALID),
   correct: (raw) => ((SORTS as readonly string[]).includes(raw.trim()) ? (raw.trim() as Sort) : DEFAULT_SORT),
@@ -195,13 +151,6 @@ const queryField = optional(
   `q must be 1 to ${MAX_QUERY} characters`,
   (raw) => (raw.trim().length >= 1 && raw.length <= MAX_QUERY ? raw.trim() : INVALID),
   String,
-  {
-    type: 'string',
-    description: 'Search text: an e-mail, a phone number or its last four digits, a name or a reference',
-    minLength: 1,
-    maxLength: MAX_QUERY,
-    example: 'amara',
-  },
 );
 
 /** What the upstream itself takes: page and limit. The sandbox parses with this. */
@@ -211,14 +160,14 @@ export const PAGING = ['page', 'limit'] as const;
 
 /** The index's filters and sort (contract section 7); any of them set serves the list from the index. */
 export const filterSchema = {
-  status: valueList('status', 'pending,completed'),
-  currency: valueList('currency', 'NGN'),
-  createdFrom: day('createdFrom', 'Created on or after'),
-  createdTo: day('createdTo', 'Created on or before'),
-  completedFrom: day('completedFrom', 'Completed on or after'),
-  completedTo: day('completedTo', 'Completed on or before'),
-  amountMin: amount('amountMin', 'Smallest'),
-  amountMax: amount('amountMax', 'Largest'),
+  status: valueList('status'),
+  currency: valueList('currency'),
+  createdFrom: day('createdFrom'),
+  createdTo: day('createdTo'),
+  completedFrom: day('completedFrom'),
+  completedTo: day('completedTo'),
+  amountMin: amount('amountMin'),
+  amountMax: amount('amountMax'),
   sort: sortField,
   q: queryField,
 } satisfies Schema;

@@ -4,6 +4,7 @@ import { ERROR_STATUS, errorBodySchema } from './errors';
 import { collectionSchema, listMetaSchema, providerSchema } from './schemas';
 import { filterSchema, listStateSchema, searchStateSchema, type Schema } from './list-state';
 import { overviewSchema } from './overview';
+import { PARAM_DOCS } from './params';
 
 /**
  * The OpenAPI 3.1 description of the dashboard's own `/api` (contract section
@@ -30,7 +31,9 @@ const idParam = (prefix: string) => ({
  */
 export function stateParameters(s: Schema, required: readonly string[] = []) {
   return Object.entries(s).map(([name, field]) => {
-    const { example, ...doc } = field.doc;
+    const words = PARAM_DOCS[name];
+    if (!words) throw new Error(`OpenAPI: no PARAM_DOCS line for the parameter ${name}`);
+    const { example, ...doc } = words;
     const fallback = field.format(field.fallback);
     const typed = (text: string) => (doc.type === 'integer' ? Number(text) : text);
     return {

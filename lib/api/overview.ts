@@ -26,7 +26,6 @@ export const RANGE_DAYS: Record<Exclude<Range, 'all'>, number> = { '7d': 7, '30d
 const isRange = (raw: string): raw is Range => (RANGES as readonly string[]).includes(raw);
 const rangeField: Field<Range> = {
   fallback: DEFAULT_RANGE,
-  doc: { type: 'string', description: 'The days the overview covers, today included', enum: RANGES, example: '7d' },
   rule: `range must be one of ${RANGES.join(', ')}`,
   parse: (raw) => (isRange(raw) ? raw : INVALID),
   correct: (raw) => (isRange(raw.trim().toLowerCase()) ? (raw.trim().toLowerCase() as Range) : DEFAULT_RANGE),

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMessage } from '@/lib/api/error-codes';
 import { apiGet, apiResponse, isApiFailure } from './api-client';
 
 /** A real HTTP server answering as the dashboard (or something in front of it) might. */
@@ -21,6 +22,7 @@ beforeAll(async () => {
     if (path === '/api/proxy-502')
       return void res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
     if (path === '/api/proxy-504') return void res.writeHead(504).end();
+    if (path === '/api/proxy-401') return void res.writeHead(401, { 'content-type': 'text/plain' }).end('Sign in');
     if (path === '/api/slow') return void setTimeout(() => res.writeHead(200).end('{}'), 300);
     if (path === '/api/broken') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":');
     res.writeHead(500).end();
