@@ -17,10 +17,9 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 /** `/search?q=`: every collection the index matches, with what it matched on. */
 export default async function SearchPage({ searchParams }: Props) {
-  const params = toSearchParams(await searchParams);
-  const state = readSearchState(params);
+  const view = readViewState('/search', toSearchParams(await searchParams));
   const heading = <h1 className="mb-2 text-xl font-semibold tracking-tight">Search</h1>;
-  if (!state.q) {
+  if (!view.q) {
     return (
       <>
         {heading}
@@ -31,11 +30,13 @@ export default async function SearchPage({ searchParams }: Props) {
       </>
     );
   }
-  const q = state.q;
+  const q = view.q;
   const context = await requestContext();
-  const status = await runtime().index.status();
-  const view = { ...readViewState('/search', params), q };
-  const { count, rows } = await prefetchList('/search', view, () => searchCollections(context, { ...state, q }));
+  // The index's state (cached 2 s) beside the first page, as before the one list.
+  const [status, { count, rows }] = await Promise.all([
+    runtime().index.status(),
+    prefetchList('/search', view, () => searchCollections(context, { q, page: view.page, limit: view.limit })),
+  ]);
   return (
     <>
       {heading}

@@ -80,7 +80,7 @@ export function CollectionsTable({
           retrying={query.isFetching}
         />
       );
-    return <TableSkeleton />;
+    return <LoadingRows />;
   }
 
   const rows = table.getRowModel().rows;
@@ -212,7 +212,7 @@ function ListSummary({ count }: { count: number }) {
 }
 
 /** Before the first page is in (not on a first load: the server prefetches it). */
-function TableSkeleton() {
+function LoadingRows() {
   return (
     <p aria-busy="true" className="py-6 text-sm text-zinc-600 dark:text-zinc-400">
       Loading collections…

@@ -41,6 +41,11 @@ export function Deferred<P extends object>({
     );
   }
 
+  function press() {
+    setClicked(true);
+    start();
+  }
+
   useEffect(() => {
     if (idleMs === undefined) return;
     const timer = setTimeout(start, idleMs);
@@ -59,14 +64,8 @@ export function Deferred<P extends object>({
         onFocus={start}
         // Pressed, it opens once loaded: if the code arrives between the press and the release, the release
         // lands on the loaded control's button and no click reaches either one.
-        onPointerDown={() => {
-          setClicked(true);
-          start();
-        }}
-        onClick={() => {
-          setClicked(true);
-          start();
-        }}
+        onPointerDown={press}
+        onClick={press}
         className={`inline-flex items-center gap-1.5 ${focusRing} ${buttonClassName}`}
       >
         {label}

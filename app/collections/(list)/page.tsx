@@ -34,11 +34,13 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   const facets = runtime()
     .index.facets()
     .catch(() => null);
-  // Cached for 2 s by the service: the freshness line and the export control read it.
-  const status = await runtime().index.status();
-  const { count, rows } = await prefetchList('/collections', state, () =>
-    indexed ? indexedCollections(context, state) : liveCollections(context, state),
-  );
+  // Cached for 2 s by the service: the freshness line and the export control read it, beside the first page.
+  const [status, { count, rows }] = await Promise.all([
+    runtime().index.status(),
+    prefetchList('/collections', state, () =>
+      indexed ? indexedCollections(context, state) : liveCollections(context, state),
+    ),
+  ]);
   return (
     <>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">

@@ -15,7 +15,7 @@ import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** The list's Methods and Follow-up columns as the details hold them (JSON text, compared as text). */
-export const listColumns = (c: Collection) => ({
+const listColumns = (c: Collection) => ({
   methods: JSON.stringify(c.payable.methods),
   follow_up: JSON.stringify({ enabled: c.followUp.enabled, channels: c.followUp.channels }),
 });
