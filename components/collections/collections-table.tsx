@@ -4,7 +4,7 @@ import { keepPreviousData, noop, useQuery, useQueryClient } from '@tanstack/reac
 import { flexRender, useTable } from '@tanstack/react-table';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { useZone } from '@/components/ui/zone';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SkipToPagination } from '@/components/ui/skip-link';
@@ -13,7 +13,7 @@ import { ErrorState } from '@/components/ui/error-state';
 import { lastPage as lastPageOf, viewHref, viewQuery, type ListPath } from '@/lib/api/list-state';
 import type { CollectionRow } from '@/lib/query/rows';
 import { collectionListOptions } from '@/lib/query/options';
-import { CELL_CLASS, collectionColumns, features, type ColumnId } from './columns';
+import { CELL_CLASS, collectionColumns, features, type ColumnId, type Copied } from './columns';
 import { Pagination } from './pagination';
 import { rememberListHref } from './list-memory';
 import { TrailRecorder } from '@/components/trail/trail-recorder';
@@ -63,7 +63,18 @@ export function CollectionsTable({
 
   useEffect(() => rememberListHref(viewHref(path, state)), [path, state]);
 
-  const columns = useMemo(() => collectionColumns(minorUnits, matched), [minorUnits, matched]);
+  const zone = useZone();
+  const [copied, setCopied] = useState<Copied>(null);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(null), 1500);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const columns = useMemo(
+    () => collectionColumns({ minorUnits, matched, zone, copied }),
+    [minorUnits, matched, zone, copied],
+  );
   const table = useTable({
     features,
     columns,
@@ -91,10 +102,21 @@ export function CollectionsTable({
    * click on that link, or anywhere on the row outside another control, is a
    * client-side navigation; modified clicks (new tab, new window) keep the
    * browser's own behaviour on links and open a new tab elsewhere on the row.
-   * Selecting text never navigates.
+   * Selecting text never navigates. A row's copy button copies its id.
    */
   function openRow(event: MouseEvent<HTMLTableSectionElement>) {
     const target = event.target as HTMLElement;
+    const copy = target.closest<HTMLElement>('[data-copy]')?.dataset.copy;
+    if (copy) {
+      // Inside a promise: without a secure context `navigator.clipboard` is missing, and that is a failure too.
+      Promise.resolve(copy)
+        .then((text) => navigator.clipboard.writeText(text))
+        .then(
+          () => setCopied({ id: copy, ok: true }),
+          () => setCopied({ id: copy, ok: false }),
+        );
+      return;
+    }
     const href = target.closest('tr')?.querySelector('a[href]')?.getAttribute('href');
     if (!href || event.button !== 0 || target.closest('button, input, select, label')) return;
     const modified = event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
@@ -163,9 +185,9 @@ export function CollectionsTable({
                   </tr>
                 ))}
               </thead>
-              <tbody onClick={openRow} className="cells divide-y divide-zinc-200 dark:divide-zinc-800">
+              <tbody onClick={openRow} className="cells row-links divide-y divide-zinc-200 dark:divide-zinc-800">
                 {rows.map((row) => (
-                  <tr key={row.original.id} className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-900">
+                  <tr key={row.original.id}>
                     {/* flexRender, not <FlexRender>: one component less per cell, 800 on a 100-row page. */}
                     {row.getAllCells().map((cell) => (
                       <td key={cell.id} className={CELL_CLASS[cell.column.id as ColumnId]}>

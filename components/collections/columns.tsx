@@ -1,13 +1,12 @@
 'use client';
 
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
-import { EnumText, StatusBadge } from '@/components/ui/badge';
-import { CopyButton } from '@/components/ui/copy-button';
-import { IdText } from '@/components/ui/id-text';
-import { DateTime } from '@/components/ui/date-time';
+import { enumText, statusBadge } from '@/components/ui/badge';
+import { idText } from '@/components/ui/id-text';
 import type { CollectionRow } from '@/lib/query/rows';
 import type { MatchedField } from '@/lib/api/summary';
 import { formatAmount } from '@/lib/format/money';
+import { formatDateTime, formatUtc, yearIn } from '@/lib/format/dates';
 
 /**
  * No row features: the server pages, sorts and filters (the page lives in the URL, the rows come a page at a
@@ -20,15 +19,16 @@ export type ColumnId = keyof CollectionRow;
 
 /**
  * Classes for a column's cells, so a cell's content needs no wrapper element of
- * its own: a 100-row page is 2,700 elements, and each one costs server render,
- * style, layout and hydration time. Every cell is one line (`cells`); on a
+ * its own: every element of a row is a hundred on a page, each costing server
+ * render, style, layout and hydration time (cells are plain calls, not
+ * components, for the same reason). Every cell is one line (`cells`); on a
  * phone the row becomes a card (`list-cards` in globals.css), each cell placed by
  * its column's `c-` class, whatever the columns shown and their order.
  */
 export const CELL_CLASS: Record<ColumnId, string> = {
   reference: 'c-ref',
   contact: 'c-contact',
-  amount: 'c-amount text-right tabular-nums',
+  amount: 'c-amount',
   status: 'c-status',
   matched: 'c-matched',
   payable: 'c-more text-xs',
@@ -46,25 +46,38 @@ const MATCHED: Record<MatchedField, string> = {
   name: 'Name',
 };
 
-const muted = 'text-zinc-600 dark:text-zinc-400';
-
 /** Values as quiet text, comma-separated: one line where badges wrapped onto two. */
 function list(values: string[]) {
-  return values.flatMap((v, i) => (i ? [', ', <EnumText key={v} value={v} />] : [<EnumText key={v} value={v} />]));
+  return values.flatMap((v, i) => (i ? [', ', enumText(v, v)] : [enumText(v, v)]));
 }
 
 /** Not known for this row yet (an index row the sync has not rewritten since the index began keeping it). */
 const notYet = (
-  <span className={muted} title="Not indexed yet: shown after the next sync">
+  <span className="muted" title="Not indexed yet: shown after the next sync">
     …<span className="sr-only">not indexed yet</span>
   </span>
 );
 
+/** The id whose copy button was pressed last, and whether the clipboard took it (for 1.5 s). */
+export type Copied = { id: string; ok: boolean } | null;
+
 /**
  * The list's columns; `minorUnits` follows AMOUNT_MINOR_UNITS from the server, `matched` adds what a
- * search matched on (search results).
+ * search matched on (search results), `zone` is the Display menu's time zone, `copied` the row whose
+ * id was copied (the table's one click handler copies: see `data-copy`).
  */
-export function collectionColumns(minorUnits: boolean, matched = false) {
+export function collectionColumns({
+  minorUnits,
+  matched = false,
+  zone,
+  copied,
+}: {
+  minorUnits: boolean;
+  matched?: boolean;
+  zone: string;
+  copied: Copied;
+}) {
+  const year = yearIn(zone);
   return column.columns([
     column.accessor('reference', {
       header: 'Reference',
@@ -82,8 +95,7 @@ export function collectionColumns(minorUnits: boolean, matched = false) {
         const c = row.original.contact;
         return (
           <span className="contact">
-            <span>{`${c.firstName} ${c.lastName}`.trim() || '—'}</span>{' '}
-            <span className={`text-xs ${muted}`}>{c.email || c.phone}</span>
+            <span>{`${c.firstName} ${c.lastName}`.trim() || '—'}</span> <span>{c.email || c.phone}</span>
           </span>
         );
       },
@@ -109,7 +121,7 @@ export function collectionColumns(minorUnits: boolean, matched = false) {
         );
       },
     }),
-    column.accessor('status', { header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> }),
+    column.accessor('status', { header: 'Status', cell: ({ row }) => statusBadge(row.original.status) }),
     ...(matched
       ? [
           column.accessor('matched', {
@@ -123,7 +135,7 @@ export function collectionColumns(minorUnits: boolean, matched = false) {
       cell: ({ row }) => {
         const p = row.original.payable;
         if (!p) return notYet;
-        return p.methods.length ? list(p.methods) : <span className={muted}>—</span>;
+        return p.methods.length ? list(p.methods) : <span className="muted">—</span>;
       },
     }),
     column.accessor('followUp', {
@@ -131,22 +143,47 @@ export function collectionColumns(minorUnits: boolean, matched = false) {
       cell: ({ row }) => {
         const f = row.original.followUp;
         if (!f) return notYet;
-        if (!f.enabled) return <span className={muted}>Off</span>;
+        if (!f.enabled) return <span className="muted">Off</span>;
         return [<span key="">On</span>, f.channels.length ? ' · ' : null, ...list(f.channels)];
       },
     }),
     column.accessor('createdAt', {
       header: 'Created',
-      cell: ({ row }) => <DateTime iso={row.original.createdAt} short />,
+      // DateTime's markup (the zone comes from the table, not a hook per row).
+      cell: ({ row }) => {
+        const iso = row.original.createdAt;
+        return (
+          <time dateTime={iso} title={formatUtc(iso)}>
+            {formatDateTime(iso, zone, false, year)}
+          </time>
+        );
+      },
     }),
     column.accessor('id', {
       header: 'ID',
-      cell: ({ row }) => (
-        <>
-          <IdText id={row.original.id} />
-          <CopyButton value={row.original.id} label={`id ${row.original.id}`} />
-        </>
-      ),
+      cell: ({ row }) => {
+        const id = row.original.id;
+        const done = copied?.id === id ? copied : null;
+        // CopyButton's behaviour without a component per row: the table's click handler copies
+        // `data-copy`, the live region inside the button says how it went.
+        return (
+          <>
+            {idText(id)}
+            <button
+              type="button"
+              data-copy={id}
+              data-copied={done?.ok ? '' : undefined}
+              aria-label={`Copy id ${id}`}
+              title="Copy id"
+              className="icon-btn copy-icon"
+            >
+              <span role="status" className="sr-only">
+                {done ? (done.ok ? 'Copied' : 'Copy failed') : ''}
+              </span>
+            </button>
+          </>
+        );
+      },
     }),
   ]);
 }

@@ -42,6 +42,11 @@ const MEANING_TONE: Record<StatusMeaning, BadgeTone> = {
  * not know is shown verbatim, neutral, without an icon: we claim nothing.
  */
 export function StatusBadge({ status }: { status: string }) {
+  return statusBadge(status);
+}
+
+/** StatusBadge's markup as a plain call: a table's cells render it without a component each. */
+export function statusBadge(status: string) {
   const meaning = statusMeaning(status);
   const l = label(status);
   if (!meaning) return <Badge>{l.text || '(empty)'}</Badge>;
@@ -57,8 +62,19 @@ export function StatusBadge({ status }: { status: string }) {
 
 /** An open-enum value as text (a table cell's quieter form): the label, or the raw value in mono. */
 export function EnumText({ value }: { value: string }) {
+  return enumText(value);
+}
+
+/** EnumText's markup as a plain call (`key` for a list of them). */
+export function enumText(value: string, key?: string) {
   const l = label(value);
-  return l.known ? <span>{l.text}</span> : <span className="font-mono text-xs">{l.text || '(empty)'}</span>;
+  return l.known ? (
+    <span key={key}>{l.text}</span>
+  ) : (
+    <span key={key} className="font-mono text-xs">
+      {l.text || '(empty)'}
+    </span>
+  );
 }
 
 /** An open-enum value: a friendly label when known, the raw value in mono otherwise. */
