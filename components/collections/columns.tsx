@@ -42,6 +42,8 @@ const MATCHED: Record<MatchedField, string> = {
   email: 'E-mail',
   phone: 'Phone',
   phoneLast4: 'Phone, last 4',
+  phoneNational: 'Phone, national',
+  emailLocal: 'E-mail name',
   reference: 'Reference',
   name: 'Name',
 };

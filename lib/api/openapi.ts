@@ -155,7 +155,7 @@ export function openApiDocument(version: string) {
             lineItemCount: { type: 'integer' },
             matched: {
               type: 'array',
-              items: { type: 'string', enum: ['id', 'email', 'phone', 'phoneLast4', 'reference', 'name'] },
+              items: { type: 'string', enum: ['id', 'email', 'phone', 'phoneLast4', 'phoneNational', 'reference', 'name', 'emailLocal'] },
             },
           },
         },

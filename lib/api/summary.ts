@@ -3,7 +3,15 @@
  * the record. Types only, shared by the server's queries and the components
  * that render them.
  */
-export type MatchedField = 'id' | 'email' | 'phone' | 'phoneLast4' | 'reference' | 'name';
+export type MatchedField =
+  | 'id'
+  | 'email'
+  | 'phone'
+  | 'phoneLast4'
+  | 'phoneNational'
+  | 'reference'
+  | 'name'
+  | 'emailLocal';
 
 export type CollectionSummary = {
   id: string;

@@ -73,6 +73,7 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
   const { amountMinorUnits: minorUnits } = getConfig();
   const service = runtime().index;
   const [queries, status, spec] = await Promise.all([service.queries(), service.status(), service.readerSpec()]);
+  const plan = input.q ? await queries.plan(input.q) : null;
   const compiled = (query: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
     const { sql, parameters } = query.compile();
     return { sql, parameters: [...parameters] };
@@ -82,8 +83,8 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
   const { port1, port2 } = new MessageChannel();
   const job: ExportJob = {
     target: spec.target,
-    count: compiled(queries.exportCountQuery(input)),
-    rows: compiled(queries.exportQuery(input)),
+    count: compiled(queries.exportCountQuery(input, plan)),
+    rows: compiled(queries.exportQuery(input, plan)),
     rowsPerChunk: ROWS_PER_CHUNK,
     port: port1,
   };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { storedPhone, type StoredPhone } from './phones';
 
 /**
  * The index's "blind index" (after CipherSweet and ankane/blind_index): a
@@ -8,8 +9,8 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
  * derived from INDEX_SECRET with HKDF, one per purpose, so a token of one field
  * says nothing about another field's.
  */
-export type TokenKind = 'email' | 'phone' | 'last4' | 'name' | 'name2';
-const TOKEN_KINDS: TokenKind[] = ['email', 'phone', 'last4', 'name', 'name2'];
+export type TokenKind = 'email' | 'phone' | 'last4' | 'name' | 'name2' | 'national' | 'emailword';
+const TOKEN_KINDS: TokenKind[] = ['email', 'phone', 'last4', 'name', 'name2', 'national', 'emailword'];
 
 export type Contact = { firstName: string; lastName: string; email: string; phone: string };
 
@@ -112,13 +113,48 @@ export function namePairTokens(keys: BlindKeys, contact: Pick<Contact, 'firstNam
   return words.flatMap((a, i) => words.slice(i + 1).map((b) => namePair(keys, a, b)));
 }
 
+/**
+ * The words of an e-mail's local part ("amara.okafor12@…" → amara, okafor): split at `.`, `_`, `-`, `+`
+ * and digits, folded like names, two letters or more. A customer who gives the local part alone, or with
+ * the wrong domain, is found by all of its words.
+ */
+export function emailWords(value: string): string[] {
+  const at = value.lastIndexOf('@');
+  const local = at < 0 ? value : value.slice(0, at);
+  return nameTokens(local.replace(/[._\-+\d]+/g, ' ')).filter((w) => w.length >= 2);
+}
+
+/**
+ * The tokens a customer's spoken forms need (search as customers speak): the phone's national significant
+ * number and the e-mail's words. An index written before them gets them from a backfill.
+ */
+export function spokenTokens(
+  keys: BlindKeys,
+  contact: Pick<Contact, 'email' | 'phone'>,
+  phone = storedPhone(contact.phone),
+) {
+  const out: { kind: TokenKind; token: string }[] = [];
+  if (phone) out.push({ kind: 'national', token: keys.token('national', phone.national) });
+  for (const word of emailWords(contact.email)) out.push({ kind: 'emailword', token: keys.token('emailword', word) });
+  return out;
+}
+
+/** The countries of these phones (the account's countries, which read a national number). */
+export const phoneCountries = (phones: (StoredPhone | null)[]) =>
+  new Set(phones.map((p) => p?.country).filter((c): c is string => Boolean(c)));
+
 /** References compare case-insensitively by prefix. */
 export function referenceKey(value: string): string {
   return value.normalize('NFKC').toLowerCase();
 }
 
 /** Every search token of a contact, by kind (what the index stores instead of the contact). */
-export function contactTokens(keys: BlindKeys, contact: Contact): { kind: TokenKind; token: string }[] {
+export function contactTokens(
+  keys: BlindKeys,
+  contact: Contact,
+  /** The phone as `storedPhone` read it, when the caller has it already (parsing is the costly part). */
+  stored = storedPhone(contact.phone),
+): { kind: TokenKind; token: string }[] {
   const out: { kind: TokenKind; token: string }[] = [];
   const email = normaliseEmail(contact.email);
   if (email) out.push({ kind: 'email', token: keys.token('email', email) });
@@ -131,5 +167,6 @@ export function contactTokens(keys: BlindKeys, contact: Contact): { kind: TokenK
     out.push({ kind: 'name', token: keys.token('name', name) });
   }
   for (const token of namePairTokens(keys, contact)) out.push({ kind: 'name2', token });
+  out.push(...spokenTokens(keys, contact, stored));
   return out;
 }

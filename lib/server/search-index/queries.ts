@@ -5,6 +5,7 @@ import { isCollectionId } from '@/lib/api/ids';
 import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
 import { maskEmail, maskPhone } from '@/lib/format/mask';
 import {
+  emailWords,
   manyNameWords,
   namePair,
   nameTokens,
@@ -14,6 +15,8 @@ import {
   sealAad,
   type TokenKind,
 } from './blind';
+import { readPhoneCountries } from './phone-countries';
+import { readPhoneQuery, type PhoneQuery } from './phones';
 import { createOverview } from './overview';
 import type { AppDatabase } from '../database/schema';
 import type { IndexStore } from './store';
@@ -35,21 +38,45 @@ export type SearchPlan = {
   last4?: string;
   referencePrefix: string;
   names: string[];
+  /** National significant numbers (`phoneNational`): the typed number read as customers write it. */
+  nationals: string[];
+  /** The words of an e-mail's local part (`emailLocal`), all of which a match holds. */
+  emailWords: string[];
+  /** How a number was read (for a result that found nothing). */
+  phoneReading?: PhoneQuery;
 };
 
-export function searchPlan(q: string): SearchPlan {
+/** At most this many words of a kind are looked up: a longer text is not a name or an e-mail. */
+const MAX_WORDS = 8;
+
+/**
+ * How a query is read. `countries` are the account's phone countries: a number typed without its country
+ * code ("0803 123 4567") is read in each (phones.ts).
+ */
+export function searchPlan(q: string, countries: readonly string[] = []): SearchPlan {
   const text = q.normalize('NFKC').trim();
-  const plan: SearchPlan = { referencePrefix: referenceKey(text), names: [] };
+  const plan: SearchPlan = { referencePrefix: referenceKey(text), names: [], nationals: [], emailWords: [] };
   if (isCollectionId(text)) plan.id = text;
   if (text.includes('@')) {
     const email = normaliseEmail(text);
     if (email) plan.email = email;
-  } else if (/^\+?[\d\s().\-/]+$/.test(text)) {
+    // The local part with the wrong domain, or none: its words.
+    plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
+  } else if (/^[+(]*[\d\s().\-/+]+$/.test(text)) {
     const digits = phoneDigits(text);
     if (digits?.length === 4) plan.last4 = digits;
-    else if (digits && digits.length >= 6) plan.phone = digits;
+    else {
+      const reading = readPhoneQuery(text, countries);
+      if (reading) {
+        if (reading.international) plan.phone = reading.international;
+        plan.nationals = reading.nationals;
+        plan.phoneReading = reading;
+      }
+    }
   } else {
-    plan.names = nameTokens(text).slice(0, 8);
+    plan.names = nameTokens(text).slice(0, MAX_WORDS);
+    // "amara.okafor" or "okafor": the words of someone's e-mail address as well as of their name.
+    plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
   }
   return plan;
 }
@@ -205,6 +232,13 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       plan.email ? tokenIds('email', keys.token('email', plan.email)) : null,
       plan.phone ? tokenIds('phone', keys.token('phone', plan.phone)) : null,
       plan.last4 ? tokenIds('last4', keys.token('last4', plan.last4)) : null,
+      ...plan.nationals.map((n) => tokenIds('national', keys.token('national', n))),
+      plan.emailWords.length
+        ? allTokens(
+            'emailword',
+            plan.emailWords.map((w) => keys.token('emailword', w)),
+          )
+        : null,
       ...(plan.names.length ? nameArms(plan.names) : []),
     ];
     for (const arm of arms) if (arm) union = union.unionAll(arm);
@@ -239,6 +273,9 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       if (plan.email) either.push(has('email', keys.token('email', plan.email)));
       if (plan.phone) either.push(has('phone', keys.token('phone', plan.phone)));
       if (plan.last4) either.push(has('last4', keys.token('last4', plan.last4)));
+      for (const n of plan.nationals) either.push(has('national', keys.token('national', n)));
+      if (plan.emailWords.length)
+        either.push(eb.and(plan.emailWords.map((w) => has('emailword', keys.token('emailword', w)))));
       const words = plan.names.map((w) => keys.token('name', w));
       if (words.length < 2 || !store.namePairsReady) {
         if (words.length) either.push(eb.and(words.map((t) => has('name', t))));
@@ -295,7 +332,21 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
   }
 
   /** A view's rows: the list's filters, and its search when it has one (`q`). */
-  const viewRows = (filters: Filters) => rows(filters, filters.q ? searchPlan(filters.q) : null) as ListRows;
+  const viewRows = (filters: Filters, plan: SearchPlan | null) => rows(filters, plan) as ListRows;
+
+  /**
+   * How a query is read for this account: in its phone countries, and an e-mail address that is indexed
+   * is that address alone (its words find other people's addresses too, which only help when the
+   * address as typed finds nothing: the wrong domain, a typo after the @).
+   */
+  async function planOf(q: string): Promise<SearchPlan> {
+    const plan = searchPlan(q, await readPhoneCountries(db, account));
+    if (plan.email && plan.emailWords.length) {
+      const exact = await tokenIds('email', keys.token('email', plan.email)).limit(1).execute();
+      if (exact.length) plan.emailWords = [];
+    }
+    return plan;
+  }
 
   /**
    * A page of rows and how many there are. A search's rows are its candidates, found once: the count rides
@@ -421,9 +472,11 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     if (plan.email) wanted.set(keys.token('email', plan.email), 'email');
     if (plan.phone) wanted.set(keys.token('phone', plan.phone), 'phone');
     if (plan.last4) wanted.set(keys.token('last4', plan.last4), 'phoneLast4');
+    for (const n of plan.nationals) wanted.set(keys.token('national', n), 'phoneNational');
     const nameTokenSet = new Set(plan.names.map((n) => keys.token('name', n)));
+    const emailWordSet = new Set(plan.emailWords.map((w) => keys.token('emailword', w)));
     const found =
-      summaries.length && (wanted.size || nameTokenSet.size)
+      summaries.length && (wanted.size || nameTokenSet.size || emailWordSet.size)
         ? await db
             // The page's rows drive (CROSS JOIN keeps them the outer loop in SQLite), each one's tokens
             // looked up by the whole primary key. Asked by id IN (...) instead, SQLite read every id of
@@ -443,9 +496,11 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
               ...(plan.email ? ['email'] : []),
               ...(plan.phone ? ['phone'] : []),
               ...(plan.last4 ? ['last4'] : []),
+              ...(plan.nationals.length ? ['national'] : []),
               ...(nameTokenSet.size ? ['name'] : []),
+              ...(emailWordSet.size ? ['emailword'] : []),
             ])
-            .where('t.token', 'in', [...wanted.keys(), ...nameTokenSet])
+            .where('t.token', 'in', [...wanted.keys(), ...nameTokenSet, ...emailWordSet])
             .whereRef('t.id', '=', 'collections.id')
             .execute()
         : [];
@@ -455,9 +510,14 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       if (plan.id === row.id) fields.add('id');
       if (referenceKey(row.reference).startsWith(plan.referencePrefix)) fields.add('reference');
       const mine = found.filter((f) => f.id === row.id);
-      for (const f of mine) if (f.kind !== 'name' && wanted.get(f.token)) fields.add(wanted.get(f.token)!);
+      for (const f of mine)
+        if (f.kind !== 'name' && f.kind !== 'emailword' && wanted.get(f.token)) fields.add(wanted.get(f.token)!);
+      // The whole number matched: its national form says nothing more.
+      if (fields.has('phone')) fields.delete('phoneNational');
       const names = mine.filter((f) => f.kind === 'name' && nameTokenSet.has(f.token));
       if (nameTokenSet.size && names.length === nameTokenSet.size) fields.add('name');
+      const words = mine.filter((f) => f.kind === 'emailword' && emailWordSet.has(f.token));
+      if (emailWordSet.size && words.length === emailWordSet.size) fields.add('emailLocal');
       result.set(row.id, [...fields]);
     }
     return result;
@@ -469,7 +529,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
 
     /** Search by what a customer would quote (contract section 7), within optional filters. */
     async search(q: string, filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<SearchHit>> {
-      const plan = searchPlan(q);
+      const plan = await planOf(q);
       const found =
         (await walkedPage(plan, filters, pageNumber, limit)) ??
         (await page(rows(filters, plan), filters.sort, pageNumber, limit, true));
@@ -488,12 +548,12 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
      * Every row a filtered, sorted or searched view holds, in its order, with what the export writes:
      * one query, read row by row on a connection of its own (export/index-export-worker.ts).
      */
-    exportQuery(filters: Filters) {
+    exportQuery(filters: Filters, plan: SearchPlan | null) {
       const [column, direction] = SORT_COLUMN[filters.sort];
       // CROSS JOIN fixes the order in SQLite: the sorted rows drive, each one's details looked up by key.
       // (An inner join let the planner scan the details and sort all of them in a temporary B-tree:
       // measured 97 MB of RSS growth exporting a million rows.)
-      return viewRows(filters)
+      return viewRows(filters, plan)
         .crossJoin('collection_details as d')
         .whereRef('d.account', '=', 'collections.account')
         .whereRef('d.id', '=', 'collections.id')
@@ -503,9 +563,15 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     },
 
     /** How many rows the export of a view writes. */
-    exportCountQuery(filters: Filters) {
-      return viewRows(filters).select(sql<number>`count(*)`.as('n'));
+    exportCountQuery(filters: Filters, plan: SearchPlan | null) {
+      return viewRows(filters, plan).select(sql<number>`count(*)`.as('n'));
     },
+
+    /** The account's phone countries (a query is read with them: `searchPlan`). */
+    phoneCountries: () => readPhoneCountries(db, account),
+
+    /** How a query is read for this account (a view's export, the empty result's "read as ..."). */
+    plan: planOf,
 
     /** Each status and currency with its count, for the filter menus (whole account). */
     async facets(): Promise<{

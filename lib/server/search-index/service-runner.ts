@@ -5,7 +5,7 @@ import type { Supervisor } from './service-supervisor';
 
 /**
  * The index's background work on the service's clock: the loop that opens the index, checks its file and
- * steps the sync (each step says how long to wait), and the name-pair backfill of an older index on a timer
+ * steps the sync (each step says how long to wait), and the token backfills of an older index on a timer
  * of its own, never the sync's (whose waits are its pace upstream): 50 ms of slices of ~6 ms
  * (store-maintenance.ts), then 50 ms for everything else, until done. A store error waits the reopen interval.
  */
@@ -25,13 +25,13 @@ export function createRunner({ supervisor, clock }: { supervisor: Supervisor; cl
     backfilling = true;
     const tick = async () => {
       const current = supervisor.current();
-      if (stopped || !current || current.store.namePairsReady) {
+      if (stopped || !current || current.store.tokensReady) {
         backfilling = false;
         return;
       }
       let wait = BACKFILL_MS;
       try {
-        await current.store.backfillNamePairs(BACKFILL_MS);
+        await current.store.backfillTokens(BACKFILL_MS);
       } catch (error) {
         await supervisor.fault(error);
         wait = REOPEN_MS;
@@ -48,8 +48,8 @@ export function createRunner({ supervisor, clock }: { supervisor: Supervisor; cl
       await supervisor.checkHealth();
       const running = supervisor.current();
       if (running) wait = await running.sync.step();
-      // Only the leader writes the pairs: every replica backfilling the one shared index did it N times over.
-      if (running && running.sync.snapshot().leader && !running.store.namePairsReady) backfillPairs();
+      // Only the leader writes the backfills: every replica backfilling the one shared index did it N times over.
+      if (running && running.sync.snapshot().leader && !running.store.tokensReady) backfillPairs();
     } catch (error) {
       await supervisor.fault(error);
       wait = 1_000;

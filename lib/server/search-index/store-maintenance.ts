@@ -2,94 +2,144 @@ import 'server-only';
 import { sql, type Transaction } from 'kysely';
 import type { AppDb } from '../database/connect';
 import type { AppDatabase } from '../database/schema';
-import { namePairTokens, sealAad } from './blind';
+import {
+  namePairTokens,
+  phoneCountries,
+  sealAad,
+  spokenTokens,
+  type BlindKeys,
+  type Contact,
+  type TokenKind,
+} from './blind';
+import { notePhoneCountries, PHONE_COUNTRIES } from './phone-countries';
+import { storedPhone, type StoredPhone } from './phones';
 import { pruneRollups } from './rollups';
 import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
 /**
- * The index's upkeep, run by the leader between the sync's steps: the name-pair backfill of an index
- * written before pairs existed, the planner's statistics after a full scan, and the count of rows.
+ * The index's upkeep, run by the leader between the sync's steps: the token backfills of an index written
+ * before a kind of token existed, the planner's statistics after a full scan, and the count of rows.
  */
 /**
- * Records a slice of the name-pair backfill reads, opens and writes pairs for. At 1,000,000 collections on
- * SQLite: ~6 ms a slice, the whole backfill 59 s beside the service's loop, the event loop held 18.5 ms at
- * p99 (250 a slice: 47.5 ms, in the same time); PostgreSQL 80 s.
+ * Records a slice of a token backfill reads, opens and writes tokens for. At 1,000,000 collections on
+ * SQLite (the name pairs): ~6 ms a slice, the whole backfill 59 s beside the service's loop, the event loop
+ * held 18.5 ms at p99 (250 a slice: 47.5 ms, in the same time); PostgreSQL 80 s.
  */
-const PAIRS_PER_SLICE = 100;
-/** The backfill's cursor once every record has its pairs. */
-const PAIRS_DONE = 'done';
+const TOKENS_PER_SLICE = 100;
+/** A backfill's cursor once every record has its tokens. */
+const BACKFILL_DONE = 'done';
 
-/** The name-pair backfill's cursor (`index_meta`): absent on an index opened before pairs existed. */
-export const pairsKey = (account: number) => `name_pairs:${account}`;
+/**
+ * Token kinds added after the index's first version, each with a backfill of its own (a cursor in
+ * `index_meta`, absent on an index opened before the kind existed): name pairs, then the spoken forms
+ * (a phone's national number and the e-mail's words, with the account's phone countries).
+ */
+const BACKFILLS = [
+  {
+    name: 'name_pairs',
+    tokens: (keys: BlindKeys, contact: Contact, _phone: StoredPhone | null) =>
+      namePairTokens(keys, contact).map((token) => ({ kind: 'name2' as TokenKind, token })),
+  },
+  { name: 'spoken_tokens', tokens: spokenTokens },
+] as const;
+type Backfill = (typeof BACKFILLS)[number]['name'];
 
-export const pairsCursor = async (q: AppDb | Transaction<AppDatabase>, account: number) =>
-  (await q.selectFrom('index_meta').select('value').where('key', '=', pairsKey(account)).executeTakeFirst())?.value;
+/** A backfill's cursor key for an account. */
+export const backfillKey = (name: Backfill, account: number) => `${name}:${account}`;
+/** Every backfill's cursor keys (emptied with the index when the secret changes). */
+export const BACKFILL_KEY_PATTERNS = [...BACKFILLS.map((b) => `${b.name}:%`), `${PHONE_COUNTRIES}:%`];
 
-/** Marks a store new to name pairs: done when it holds no rows yet, else to be backfilled from the start. */
-export async function markNamePairs(db: AppDb, account: number): Promise<boolean> {
-  if ((await pairsCursor(db, account)) === undefined) {
-    const anyRow = await db.selectFrom('collections').select('id').where('account', '=', account).limit(1).execute();
-    await db
-      .insertInto('index_meta')
-      .values({ key: pairsKey(account), value: anyRow.length ? '' : PAIRS_DONE })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
+const cursorOf = async (q: AppDb | Transaction<AppDatabase>, key: string) =>
+  (await q.selectFrom('index_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
+
+/** Marks each backfill a store has not met: done when it holds no rows yet, else to run from the start. */
+export async function markBackfills(db: AppDb, account: number): Promise<Set<Backfill>> {
+  const done = new Set<Backfill>();
+  for (const { name } of BACKFILLS) {
+    const key = backfillKey(name, account);
+    if ((await cursorOf(db, key)) === undefined) {
+      const anyRow = await db.selectFrom('collections').select('id').where('account', '=', account).limit(1).execute();
+      await db
+        .insertInto('index_meta')
+        .values({ key, value: anyRow.length ? '' : BACKFILL_DONE })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+    }
+    if ((await cursorOf(db, key)) === BACKFILL_DONE) done.add(name);
   }
-  return (await pairsCursor(db, account)) === PAIRS_DONE;
+  return done;
 }
 
-export function createMaintenance(store: StoreContext, pairsReady: boolean) {
+export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>) {
   const { db, dialect, account, accountKey, keys, write } = store;
-  let namePairsReady = pairsReady;
+  const done = new Set(backfilled);
+
+  /** One slice of a backfill, under the write lock; the cursor it moved to. */
+  const slice = (backfill: (typeof BACKFILLS)[number]) =>
+    // Under the write lock, from reading the cursor to moving it: a record written meanwhile (with its
+    // tokens, from its new contact) is never given tokens of the contact it had before.
+    write(async (trx) => {
+      const key = backfillKey(backfill.name, account);
+      const cursor = (await cursorOf(trx, key)) ?? BACKFILL_DONE;
+      if (cursor === BACKFILL_DONE) return cursor;
+      const rows = await trx
+        .selectFrom('collection_details')
+        .select(['id', 'contact_sealed'])
+        .where('account', '=', account)
+        .where('id', '>', cursor)
+        .orderBy('id')
+        .limit(TOKENS_PER_SLICE)
+        .execute();
+      const phones: (StoredPhone | null)[] = [];
+      const tokens = rows.flatMap(({ id, contact_sealed }) => {
+        try {
+          const contact = keys.open(contact_sealed, sealAad(accountKey, id));
+          const phone = storedPhone(contact.phone);
+          phones.push(phone);
+          return backfill.tokens(keys, contact, phone).map((t) => ({ account, id, ...t }));
+        } catch {
+          return []; // sealed under another secret: the store was emptied at open, so this cannot happen
+        }
+      });
+      for (const part of chunks(tokens, TOKENS_PER_STATEMENT))
+        await trx
+          .insertInto('contact_tokens')
+          .values(part)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      if (backfill.name === 'spoken_tokens') await notePhoneCountries(trx, account, phoneCountries(phones));
+      const moved = rows.length < TOKENS_PER_SLICE ? BACKFILL_DONE : rows.at(-1)!.id;
+      await trx.updateTable('index_meta').set({ value: moved }).where('key', '=', key).execute();
+      return moved;
+    });
+
   return {
     /**
      * Whether every record has its name-pair tokens (blind.ts `namePairTokens`): true for an index written
-     * by this version from the start; an older one gets them from `backfillNamePairs`, and until then a
+     * by this version from the start; an older one gets them from `backfillTokens`, and until then a
      * search of several name words merges the single words' ranges as before.
      */
     get namePairsReady() {
-      return namePairsReady;
+      return done.has('name_pairs');
     },
-    /** Writes the pair tokens of records written without them, a slice at a time for up to `budgetMs`; true once all have them. */
-    async backfillNamePairs(budgetMs: number): Promise<boolean> {
+    /** Whether every record has every kind of token this version writes. */
+    get tokensReady() {
+      return BACKFILLS.every((b) => done.has(b.name));
+    },
+    /**
+     * Writes the tokens of kinds records were written without, a slice at a time for up to `budgetMs`,
+     * one backfill after the other; true once all have them.
+     */
+    async backfillTokens(budgetMs: number): Promise<boolean> {
       const until = performance.now() + budgetMs;
-      while (!namePairsReady) {
-        // Under the write lock, from reading the cursor to moving it: a record written meanwhile (with its
-        // pairs, from its new contact) is never given pairs of the contact it had before.
-        const next = await write(async (trx) => {
-          const cursor = (await pairsCursor(trx, account)) ?? PAIRS_DONE;
-          if (cursor === PAIRS_DONE) return cursor;
-          const slice = await trx
-            .selectFrom('collection_details')
-            .select(['id', 'contact_sealed'])
-            .where('account', '=', account)
-            .where('id', '>', cursor)
-            .orderBy('id')
-            .limit(PAIRS_PER_SLICE)
-            .execute();
-          const tokens = slice.flatMap(({ id, contact_sealed }) => {
-            try {
-              const contact = keys.open(contact_sealed, sealAad(accountKey, id));
-              return namePairTokens(keys, contact).map((token) => ({ account, kind: 'name2', token, id }));
-            } catch {
-              return []; // sealed under another secret: the store was emptied at open, so this cannot happen
-            }
-          });
-          for (const part of chunks(tokens, TOKENS_PER_STATEMENT))
-            await trx
-              .insertInto('contact_tokens')
-              .values(part)
-              .onConflict((oc) => oc.doNothing())
-              .execute();
-          const moved = slice.length < PAIRS_PER_SLICE ? PAIRS_DONE : slice.at(-1)!.id;
-          await trx.updateTable('index_meta').set({ value: moved }).where('key', '=', pairsKey(account)).execute();
-          return moved;
-        });
-        if (next === PAIRS_DONE) namePairsReady = true;
-        else if (performance.now() >= until) break;
-        else await yieldToRequests();
+      for (const backfill of BACKFILLS) {
+        while (!done.has(backfill.name)) {
+          if ((await slice(backfill)) === BACKFILL_DONE) done.add(backfill.name);
+          else if (performance.now() >= until) return false;
+          else await yieldToRequests();
+        }
       }
-      return namePairsReady;
+      return true;
     },
     /** Rows visible to searches. */
     async indexedCount(): Promise<number> {

@@ -3,7 +3,9 @@ import type { Transaction } from 'kysely';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import type { AppDatabase } from '../database/schema';
-import { contactTokens, referenceKey, sealAad, type BlindKeys } from './blind';
+import { contactTokens, phoneCountries, referenceKey, sealAad, type BlindKeys } from './blind';
+import { notePhoneCountries } from './phone-countries';
+import { storedPhone } from './phones';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
 import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
@@ -136,7 +138,10 @@ async function writeSlice(
       .execute();
     // Records seen before: their old tokens, found again from their old sealed contact, go first.
     if (previous.size) await deleteTokens(trx, store, new Map([...previous].map(([id, p]) => [id, p.sealed])));
-    const tokens = slice.flatMap((c) => contactTokens(keys, c.contact).map((t) => ({ account, id: c.id, ...t })));
+    const phones = slice.map((c) => storedPhone(c.contact.phone));
+    const tokens = slice.flatMap((c, i) =>
+      contactTokens(keys, c.contact, phones[i]).map((t) => ({ account, id: c.id, ...t })),
+    );
     for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
       await trx
         .insertInto('contact_tokens')
@@ -144,6 +149,11 @@ async function writeSlice(
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
+    await notePhoneCountries(
+      trx,
+      account,
+      phoneCountries(phones),
+    );
   }
 }
 

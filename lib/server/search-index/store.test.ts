@@ -9,6 +9,7 @@ import { defaults, filterSchema } from '@/lib/api/list-state';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
 import { blindKeys } from './blind';
+import { storedPhone } from './phones';
 import { migrationProvider } from '../database/migrations';
 import { createQueries } from './queries';
 import { openIndexStore, type IndexStore } from './store';
@@ -89,6 +90,18 @@ describe.each(storeKinds())('on $name', (kind) => {
       ['name tokens in any order', 'okafor zoe', ['pay_1'], 'name'],
       ['a shared last name', 'OKAFOR', ['pay_3', 'pay_1'], 'name'],
       ['an id', 'pay_2', ['pay_2'], 'id'],
+      // Search as customers speak: numbers as people write them, the e-mail's local part.
+      ['a national number with its trunk prefix', '0801 234 5678', ['pay_1'], 'phoneNational'],
+      ['a national number without its trunk prefix', '801 234 5678', ['pay_1'], 'phoneNational'],
+      ['a number with (0) after its country code', '+234 (0) 801 234 5678', ['pay_1'], 'phone'],
+      ['a number with its country code in brackets', '(+234) 801-234-5678', ['pay_1'], 'phone'],
+      ['a number dialled with 00', '00234 801 234 5678', ['pay_1'], 'phone'],
+      ['a US number as written in the US', '(415) 555-5678', ['pay_3'], 'phoneNational'],
+      ['a UK number as written in the UK', '07700 900123', ['pay_4'], 'phoneNational'],
+      ['a German number with dots', '0151.555.0199', ['pay_2'], 'phoneNational'],
+      ["the e-mail's local part", 'zoe.okafor', ['pay_1'], 'emailLocal'],
+      ["the e-mail's local part with the wrong domain", 'zoe.okafor@example.org', ['pay_1'], 'emailLocal'],
+      ["a word of the e-mail's local part", 'muller', ['pay_2'], 'emailLocal'],
     ])('finds by %s', async (_, q, expected, field) => {
       const page = await search(q);
       expect(ids(page)).toEqual(expected);
@@ -162,9 +175,10 @@ describe.each(storeKinds())('on $name', (kind) => {
         ],
         '2026-11-21T00:00:00.000Z',
       );
-      expect(await store.backfillNamePairs(5_000)).toBe(true);
+      expect(await store.backfillTokens(5_000)).toBe(true);
       expect(store.namePairsReady).toBe(true);
-      expect((await search('okafor zoe')).count).toBe(0);
+      // The old name's pair is gone; the words of the e-mail (still zoe.okafor@) find it as that, not as a name.
+      expect((await search('okafor zoe')).data.map((hit) => hit.matched)).toEqual([['emailLocal']]);
       expect(ids(await search('zoe adeyemi'))).toEqual(['pay_1']);
       expect(ids(await search('Okafor Adaeze'))).toEqual(['pay_3']);
       expect(ids(await search('grace hopper'))).toEqual(['pay_4']);
@@ -238,7 +252,8 @@ describe.each(storeKinds())('on $name', (kind) => {
       const [first, second, past] = await Promise.all([paged(1), paged(2), paged(3)]);
       expect([ids(first), ids(second), ids(past)]).toEqual([['pay_3'], ['pay_1'], []]);
       expect([first.count, second.count, past.count]).toEqual([2, 2, 2]);
-      expect(second.data[0]!.matched).toEqual(['name']);
+      // Zoë Okafor's e-mail holds the word too.
+      expect(second.data[0]!.matched).toEqual(['name', 'emailLocal']);
     });
 
     it('returns the contact name for display, decrypted', async () => {
@@ -261,8 +276,35 @@ describe.each(storeKinds())('on $name', (kind) => {
     });
 
     it('finds nothing for a near miss', async () => {
-      expect((await search('zoe.okafor@example.org')).count).toBe(0);
+      expect((await search('zoe.okafot@example.com')).count).toBe(0);
       expect((await search('5679')).count).toBe(0);
+      expect((await search('0801 234 5679')).count).toBe(0);
+    });
+
+    it("says how it read a number, in the account's countries, and never guesses beyond them", async () => {
+      const queries = createQueries(store);
+      expect(await queries.phoneCountries()).toEqual(['DE', 'GB', 'NG', 'US']);
+      const plan = await queries.plan('0803 123 4567');
+      expect(plan.phoneReading?.readings.map((r) => r.country)).toEqual(expect.arrayContaining(['NG', 'GB']));
+      expect(plan.phoneReading?.readings.map((r) => r.country)).not.toContain('KE');
+      expect(plan.phoneReading?.last4).toBe('4567');
+      expect((await queries.plan('Grace')).phoneReading).toBeUndefined();
+    });
+
+    it('gives records written before the spoken forms their tokens, and the account its countries', async () => {
+      // As the previous version left its index: no national numbers, no e-mail words, no countries.
+      await store.db.deleteFrom('contact_tokens').where('kind', 'in', ['national', 'emailword']).execute();
+      await store.db.deleteFrom('index_meta').where('key', 'like', 'spoken_tokens:%').execute();
+      await store.db.deleteFrom('index_meta').where('key', 'like', 'phone_countries:%').execute();
+      await store.close();
+      store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
+      expect(store.tokensReady).toBe(false);
+      expect((await search('0801 234 5678')).count).toBe(0);
+      expect(await store.backfillTokens(5_000)).toBe(true);
+      expect(store.tokensReady).toBe(true);
+      expect(ids(await search('0801 234 5678'))).toEqual(['pay_1']);
+      expect(ids(await search('soren.muller'))).toEqual(['pay_2']);
+      expect(await createQueries(store).phoneCountries()).toEqual(['DE', 'GB', 'NG', 'US']);
     });
   });
 
@@ -523,6 +565,9 @@ describe.each(storeKinds())('on $name', (kind) => {
         r.contact.firstName,
         r.contact.lastName,
         r.contact.firstName.normalize('NFD'),
+        // The national number and the e-mail's local part, kept as tokens only.
+        storedPhone(r.contact.phone)!.national,
+        r.contact.email.slice(0, r.contact.email.indexOf('@')),
       ]).flatMap((v) => [v, Buffer.from(v).toString('base64'), Buffer.from(v).toString('hex'), encodeURIComponent(v)]);
       for (const needle of needles) expect(all, needle).not.toContain(needle.toLowerCase());
       if (kind.dialect === 'sqlite')

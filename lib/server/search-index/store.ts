@@ -6,7 +6,7 @@ import type { BlindKeys } from './blind';
 import { rebuildRollups } from './rollups';
 import { storeContext } from './store-context';
 import { createSyncRows } from './store-lease';
-import { createMaintenance, markNamePairs } from './store-maintenance';
+import { BACKFILL_KEY_PATTERNS, createMaintenance, markBackfills } from './store-maintenance';
 import { createRecords } from './store-records';
 
 /**
@@ -14,7 +14,7 @@ import { createRecords } from './store-records';
  * replicas), through the same Kysely queries. Opening it checks what the rows were written with: a secret
  * that does not match empties the index's tables (never the audit log or the drift report), so it is
  * rebuilt instead of answering with tokens nobody can match; roll-ups of an older version are recounted;
- * an index written before name pairs is marked for their backfill. Its jobs are files of their own:
+ * an index written before a kind of token (name pairs, the spoken forms) is marked for its backfill. Its jobs are files of their own:
  * records (store-records.ts), the sync's rows and lease (store-lease.ts), upkeep (store-maintenance.ts).
  */
 export type { SyncState } from './store-lease';
@@ -22,7 +22,10 @@ export type IndexDb = Connection['db'];
 
 export type IndexStore = ReturnType<typeof createRecords> &
   ReturnType<typeof createSyncRows> &
-  Pick<ReturnType<typeof createMaintenance>, 'namePairsReady' | 'backfillNamePairs' | 'indexedCount' | 'analyze'> & {
+  Pick<
+    ReturnType<typeof createMaintenance>,
+    'namePairsReady' | 'tokensReady' | 'backfillTokens' | 'indexedCount' | 'analyze'
+  > & {
     db: IndexDb;
     dialect: Connection['dialect'];
     /** The account's id in this store (rows carry it). */
@@ -94,7 +97,8 @@ export async function openIndexStore(
         if (now?.value === keys.checkValue) return false;
         for (const table of INDEX_TABLES) await trx.deleteFrom(table).execute();
         await trx.updateTable('index_meta').set({ value: keys.checkValue }).where('key', '=', 'key_check').execute();
-        await trx.deleteFrom('index_meta').where('key', 'like', 'name_pairs:%').execute();
+        for (const pattern of BACKFILL_KEY_PATTERNS)
+          await trx.deleteFrom('index_meta').where('key', 'like', pattern).execute();
         return true;
       });
       opened = 'rebuilt';
@@ -141,14 +145,17 @@ export async function openIndexStore(
           .execute();
       });
 
-    const maintenance = createMaintenance(context, await markNamePairs(db, account));
+    const maintenance = createMaintenance(context, await markBackfills(db, account));
     return {
       ...createRecords(context),
       ...createSyncRows(context),
       get namePairsReady() {
         return maintenance.namePairsReady;
       },
-      backfillNamePairs: maintenance.backfillNamePairs,
+      get tokensReady() {
+        return maintenance.tokensReady;
+      },
+      backfillTokens: maintenance.backfillTokens,
       indexedCount: maintenance.indexedCount,
       analyze: maintenance.analyze,
       db,

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { describePhoneReading, readPhoneQuery, storedPhone } from './phones';
+
+describe('phone numbers as people write them', () => {
+  it('keeps a stored number’s national significant number and country', () => {
+    expect(storedPhone('+234 803 123 4567')).toEqual({ national: '8031234567', country: 'NG' });
+    expect(storedPhone('+44 7700 900123')).toEqual({ national: '7700900123', country: 'GB' });
+    expect(storedPhone('+1 415 555 0100')).toEqual({ national: '4155550100', country: 'US' });
+    // A number without its country code cannot be read: no national form is guessed.
+    expect(storedPhone('0803 123 4567')).toBeNull();
+    expect(storedPhone('')).toBeNull();
+  });
+
+  it.each([
+    ['+234 803 123 4567', '2348031234567'],
+    ['(+234) 803 123 4567', '2348031234567'],
+    ['+234 (0) 803 123 4567', '2348031234567'],
+    ['00234 803 123 4567', '2348031234567'],
+    ['+234-803-123-4567', '2348031234567'],
+  ])('reads %s as the whole international number', (text, whole) => {
+    const read = readPhoneQuery(text, ['NG'])!;
+    expect(read.international).toBe(whole);
+    expect(read.nationals).toEqual([]);
+    expect(read.readings[0]).toMatchObject({ country: 'NG', callingCode: '234' });
+    expect(read.last4).toBe('4567');
+  });
+
+  it("reads a national number in each of the account's countries, and without its trunk prefix", () => {
+    const read = readPhoneQuery('0803 123 4567', ['GB', 'NG'])!;
+    expect(read.nationals).toContain('8031234567');
+    expect(read.readings.map((r) => r.country)).toEqual(['GB', 'NG']);
+    expect(describePhoneReading(read.readings[1]!)).toBe('a phone number in Nigeria (+234): 0803 123 4567');
+    // No country of the account: the digits without the trunk prefix are still looked up, nothing is said of a country.
+    const bare = readPhoneQuery('0803.123.4567', [])!;
+    expect(bare.nationals).toEqual(['8031234567', '08031234567']);
+    expect(bare.readings).toEqual([]);
+  });
+
+  it('is not a phone number when it is not one', () => {
+    for (const text of ['Grace', '12345', 'INV-2026-00254', '4567', '+', '()', '1'.repeat(18), '0803 123 4567 ext']) {
+      expect(readPhoneQuery(text, ['NG']), text).toBeNull();
+    }
+  });
+});
