@@ -48,6 +48,41 @@ test.describe('the Search box', () => {
     }
   });
 
+  test('finds a fixture collection from a number as customers say it, and from the e-mail before its @', async ({
+    page,
+    sandbox,
+  }) => {
+    const [id, c] = Object.entries(sandbox.demo.contacts).find(([, c]) => c.phone.startsWith('+234'))!;
+    // "+234 80 123 4567" as a customer in Nigeria says it, with (0) after the code, and dialled from abroad.
+    const [, code, rest] = /^\+(\d+) (.*)$/.exec(c.phone)!;
+    const local = c.email.slice(0, c.email.indexOf('@'));
+    const queries: [string, string][] = [
+      [`0${rest}`, 'Phone, national'],
+      [`+${code} (0) ${rest}`, 'Phone'],
+      [`00${code} ${rest}`, 'Phone'],
+      [local, 'E-mail name'],
+      [`${local}@wrong.example`, 'E-mail name'],
+    ];
+    for (const [q, matched] of queries) {
+      await page.goto(`/search?${new URLSearchParams({ q })}`);
+      const row = resultsTable(page)
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: c.reference }) });
+      await expect(row, q).toHaveCount(1);
+      await expect(row.getByRole('cell').nth(4), q).toContainText(matched);
+      await expect(row.getByRole('link', { name: c.reference })).toHaveAttribute('href', `/collections/${id}`);
+    }
+  });
+
+  test('says how it read a number that matches nothing, and offers its last four digits', async ({ page }) => {
+    await page.goto(`/search?${new URLSearchParams({ q: '0809 000 0001' })}`);
+    await expect(page.getByText('No collection matches “0809 000 0001”')).toBeVisible();
+    await expect(page.getByText(/Read as .*a phone number in Nigeria \(\+234\): 0809 000 0001/)).toBeVisible();
+    const tryInstead = page.getByRole('list', { name: 'Try instead' });
+    await tryInstead.getByRole('link', { name: '0001', exact: true }).click();
+    await expect(page).toHaveURL((url) => url.pathname === '/search' && url.searchParams.get('q') === '0001');
+  });
+
   test('opens a suggestion with the arrow keys and Enter, and Escape closes the list', async ({ page, sandbox }) => {
     const [id, c] = Object.entries(sandbox.demo.contacts)[0]!;
     const box = await openPage(page, '/collections');

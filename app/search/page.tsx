@@ -4,7 +4,8 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { FreshnessLine } from '@/components/search-index/freshness';
 import { readSearchState, readViewState, toSearchParams } from '@/lib/api/list-state';
 import { isAdmin, requestContext } from '@/lib/server/context';
-import { searchCollections } from '@/lib/server/reads/collections';
+import { searchCollections, searchReading } from '@/lib/server/reads/collections';
+import { NothingFound } from '@/components/search-index/nothing-found';
 import { runtime } from '@/lib/server/runtime';
 import { prefetchList } from '../collections/collections-view';
 
@@ -37,6 +38,8 @@ export default async function SearchPage({ searchParams }: Props) {
     runtime().index.status(),
     prefetchList('/search', view, () => searchCollections(context, { q, page: view.page, limit: view.limit })),
   ]);
+  // Nothing found: how the text was read and what to try next (the account's countries, one small read).
+  const reading = count === 0 && status.state !== 'off' ? await searchReading(context, q).catch(() => null) : null;
   return (
     <>
       {heading}
@@ -58,7 +61,7 @@ export default async function SearchPage({ searchParams }: Props) {
         matched: true,
         empty: {
           title: `No collection matches “${q}”`,
-          body: `Searched e-mail addresses, phone numbers (and their last four digits), names and references of ${status.indexed.toLocaleString('en')} indexed collections. E-mails and phones must match in full; references match from their start.`,
+          body: <NothingFound reading={reading} indexed={status.indexed} />,
         },
       })}
     </>

@@ -155,7 +155,10 @@ export function openApiDocument(version: string) {
             lineItemCount: { type: 'integer' },
             matched: {
               type: 'array',
-              items: { type: 'string', enum: ['id', 'email', 'phone', 'phoneLast4', 'phoneNational', 'reference', 'name', 'emailLocal'] },
+              items: {
+                type: 'string',
+                enum: ['id', 'email', 'phone', 'phoneLast4', 'phoneNational', 'reference', 'name', 'emailLocal'],
+              },
             },
           },
         },

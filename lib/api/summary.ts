@@ -4,14 +4,7 @@
  * that render them.
  */
 export type MatchedField =
-  | 'id'
-  | 'email'
-  | 'phone'
-  | 'phoneLast4'
-  | 'phoneNational'
-  | 'reference'
-  | 'name'
-  | 'emailLocal';
+  'id' | 'email' | 'phone' | 'phoneLast4' | 'phoneNational' | 'reference' | 'name' | 'emailLocal';
 
 export type CollectionSummary = {
   id: string;
@@ -36,3 +29,9 @@ export type CollectionSummary = {
 
 /** A search result: the summary and what it matched on. */
 export type SearchHit = CollectionSummary & { matched: MatchedField[] };
+
+/**
+ * How the index read a search that found nothing (contract section 7a): what the text was read as, and
+ * searches worth trying next, each with why.
+ */
+export type SearchReading = { readAs: string[]; next: { q: string; why: string }[] };

@@ -8,6 +8,7 @@ import { audited, searchKind, searchTarget } from '../audit/audit';
 import { storeFault } from '../database/connect';
 import { runtime } from '../runtime';
 import type { CollectionSummary, IndexPage } from '../search-index/queries';
+import { readingOf, type Reading } from '../search-index/reading';
 
 /**
  * The index's reads as the dashboard's API answers them: the seed's envelope,
@@ -79,6 +80,13 @@ export async function searchCollections(context: RequestContext, state: SearchSt
     },
     (result) => searchDetail(state.q, state.page, result),
   );
+}
+
+/** How the index reads a search (for a result that found nothing): what it was read as, what to try next. */
+export async function searchReading(context: RequestContext, q: string): Promise<Reading> {
+  assertContext(context);
+  const queries = await runtime().index.queries();
+  return readingOf(q, await guarded(() => queries.plan(q)));
 }
 
 /** A filtered, sorted or searched page of the list, from the index. */

@@ -149,11 +149,7 @@ async function writeSlice(
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
-    await notePhoneCountries(
-      trx,
-      account,
-      phoneCountries(phones),
-    );
+    await notePhoneCountries(trx, account, phoneCountries(phones));
   }
 }
 
