@@ -74,6 +74,32 @@ test.describe('the Search box', () => {
     }
   });
 
+  test('finds a fixture collection from a name with a slip of a letter, and from the start of a name', async ({
+    page,
+    sandbox,
+  }) => {
+    const [id, c] = Object.entries(sandbox.demo.contacts).find(
+      ([, c]) => c.lastName.length >= 5 && c.firstName.length > 4,
+    )!;
+    // The surname's last vowel changed ("Abdullahi" → "Abdullaha"): it sounds the same.
+    const at = Math.max(...[...'aeiou'].map((v) => c.lastName.toLowerCase().lastIndexOf(v)));
+    const slip =
+      c.lastName.slice(0, at) + (c.lastName[at]!.toLowerCase() === 'a' ? 'e' : 'a') + c.lastName.slice(at + 1);
+    const queries: [string, string][] = [
+      [`${c.firstName} ${slip}`, 'Name, sounds like'],
+      [c.firstName.slice(0, 4), 'Name, start'],
+    ];
+    for (const [q, matched] of queries) {
+      await page.goto(`/search?${new URLSearchParams({ q, limit: '100' })}`);
+      const row = resultsTable(page)
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: c.reference }) });
+      await expect(row, q).toHaveCount(1);
+      await expect(row.getByRole('cell').nth(4), q).toContainText(matched);
+      await expect(row.getByRole('link', { name: c.reference })).toHaveAttribute('href', `/collections/${id}`);
+    }
+  });
+
   test('says how it read a number that matches nothing, and offers its last four digits', async ({ page }) => {
     await page.goto(`/search?${new URLSearchParams({ q: '0809 000 0001' })}`);
     await expect(page.getByText('No collection matches “0809 000 0001”')).toBeVisible();

@@ -44,6 +44,8 @@ const MATCHED: Record<MatchedField, string> = {
   phoneLast4: 'Phone, last 4',
   phoneNational: 'Phone, national',
   emailLocal: 'E-mail name',
+  namePrefix: 'Name, start',
+  nameSounds: 'Name, sounds like',
   reference: 'Reference',
   name: 'Name',
 };

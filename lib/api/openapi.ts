@@ -157,7 +157,7 @@ export function openApiDocument(version: string) {
               type: 'array',
               items: {
                 type: 'string',
-                enum: ['id', 'email', 'phone', 'phoneLast4', 'phoneNational', 'reference', 'name', 'emailLocal'],
+                enum: ['id', 'email', 'phone', 'phoneLast4', 'phoneNational', 'reference', 'name', 'namePrefix', 'nameSounds', 'emailLocal'],
               },
             },
           },

@@ -4,7 +4,16 @@
  * that render them.
  */
 export type MatchedField =
-  'id' | 'email' | 'phone' | 'phoneLast4' | 'phoneNational' | 'reference' | 'name' | 'emailLocal';
+  | 'id'
+  | 'email'
+  | 'phone'
+  | 'phoneLast4'
+  | 'phoneNational'
+  | 'reference'
+  | 'name'
+  | 'namePrefix'
+  | 'nameSounds'
+  | 'emailLocal';
 
 export type CollectionSummary = {
   id: string;

@@ -1,5 +1,6 @@
 import 'server-only';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { doubleMetaphone } from 'double-metaphone';
 import { storedPhone, type StoredPhone } from './phones';
 
 /**
@@ -9,8 +10,19 @@ import { storedPhone, type StoredPhone } from './phones';
  * derived from INDEX_SECRET with HKDF, one per purpose, so a token of one field
  * says nothing about another field's.
  */
-export type TokenKind = 'email' | 'phone' | 'last4' | 'name' | 'name2' | 'national' | 'emailword';
-const TOKEN_KINDS: TokenKind[] = ['email', 'phone', 'last4', 'name', 'name2', 'national', 'emailword'];
+export type TokenKind =
+  'email' | 'phone' | 'last4' | 'name' | 'name2' | 'national' | 'emailword' | 'nameprefix' | 'namesound';
+const TOKEN_KINDS: TokenKind[] = [
+  'email',
+  'phone',
+  'last4',
+  'name',
+  'name2',
+  'national',
+  'emailword',
+  'nameprefix',
+  'namesound',
+];
 
 export type Contact = { firstName: string; lastName: string; email: string; phone: string };
 
@@ -124,16 +136,39 @@ export function emailWords(value: string): string[] {
   return nameTokens(local.replace(/[._\-+\d]+/g, ' ')).filter((w) => w.length >= 2);
 }
 
+/** A name word's prefixes that are tokens of their own: from 3 letters to 8, shorter than the word. */
+export const NAME_PREFIX = { min: 3, max: 8 } as const;
+
+/** The prefixes of a name word a search by its start finds it by ("abdullahi": abd, abdu, ... abdullah). */
+export function namePrefixes(word: string): string[] {
+  const letters = Array.from(word);
+  const out: string[] = [];
+  for (let n = NAME_PREFIX.min; n <= Math.min(letters.length - 1, NAME_PREFIX.max); n++)
+    out.push(letters.slice(0, n).join(''));
+  return out;
+}
+
+/**
+ * What a name word sounds like (Double Metaphone, Lawrence Philips' algorithm: its primary and alternate
+ * codes): "abdulahi" and "abdullahi" are APTLH, "mohamed" and "muhammad" MHMT. Words of fewer than three
+ * letters, and codes of one letter (Zoe: S), would make everyone sound alike: they have none.
+ */
+export function nameSounds(word: string): string[] {
+  if (Array.from(word).length < 3) return [];
+  return [...new Set(doubleMetaphone(word))].filter((code) => code.length >= 2);
+}
+
 /**
  * The tokens a customer's spoken forms need (search as customers speak): the phone's national significant
- * number and the e-mail's words. An index written before them gets them from a backfill.
+ * number, the e-mail's words, and each name word's prefixes and sounds. An index written before them
+ * gets them from a backfill.
  */
-export function spokenTokens(
-  keys: BlindKeys,
-  contact: Pick<Contact, 'email' | 'phone'>,
-  phone = storedPhone(contact.phone),
-) {
+export function spokenTokens(keys: BlindKeys, contact: Contact, phone = storedPhone(contact.phone)) {
   const out: { kind: TokenKind; token: string }[] = [];
+  for (const word of nameTokens(`${contact.firstName} ${contact.lastName}`)) {
+    for (const prefix of namePrefixes(word)) out.push({ kind: 'nameprefix', token: keys.token('nameprefix', prefix) });
+    for (const code of nameSounds(word)) out.push({ kind: 'namesound', token: keys.token('namesound', code) });
+  }
   if (phone) out.push({ kind: 'national', token: keys.token('national', phone.national) });
   for (const word of emailWords(contact.email)) out.push({ kind: 'emailword', token: keys.token('emailword', word) });
   return out;

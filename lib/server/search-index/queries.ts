@@ -6,6 +6,8 @@ import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summa
 import { maskEmail, maskPhone } from '@/lib/format/mask';
 import {
   emailWords,
+  NAME_PREFIX,
+  nameSounds,
   manyNameWords,
   namePair,
   nameTokens,
@@ -44,7 +46,18 @@ export type SearchPlan = {
   emailWords: string[];
   /** How a number was read (for a result that found nothing). */
   phoneReading?: PhoneQuery;
+  /**
+   * Each name word with what forgives it (`namePrefix`, `nameSounds`): the word as the start of a longer
+   * one (3 to 8 letters), and its Double Metaphone codes. A match holds every word, in one form or another.
+   */
+  nameWords: { word: string; prefix: string | null; sounds: string[] }[];
 };
+
+/** A result's rank (contract 7a): exact kinds, then a name's start, then a name that sounds alike. */
+export const RANK = { exact: 0, prefix: 1, sounds: 2 } as const;
+
+/** Whether a plan has matches of more than one rank (its results are ordered by rank first). */
+export const isRanked = (plan: SearchPlan) => plan.nameWords.length > 0;
 
 /** At most this many words of a kind are looked up: a longer text is not a name or an e-mail. */
 const MAX_WORDS = 8;
@@ -55,7 +68,13 @@ const MAX_WORDS = 8;
  */
 export function searchPlan(q: string, countries: readonly string[] = []): SearchPlan {
   const text = q.normalize('NFKC').trim();
-  const plan: SearchPlan = { referencePrefix: referenceKey(text), names: [], nationals: [], emailWords: [] };
+  const plan: SearchPlan = {
+    referencePrefix: referenceKey(text),
+    names: [],
+    nationals: [],
+    emailWords: [],
+    nameWords: [],
+  };
   if (isCollectionId(text)) plan.id = text;
   if (text.includes('@')) {
     const email = normaliseEmail(text);
@@ -75,6 +94,14 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
     }
   } else {
     plan.names = nameTokens(text).slice(0, MAX_WORDS);
+    plan.nameWords = plan.names.map((word) => {
+      const length = Array.from(word).length;
+      return {
+        word,
+        prefix: length >= NAME_PREFIX.min && length <= NAME_PREFIX.max ? word : null,
+        sounds: nameSounds(word),
+      };
+    });
     // "amara.okafor" or "okafor": the words of someone's e-mail address as well as of their name.
     plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
   }
@@ -82,7 +109,7 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
 }
 
 /** The index's tables plus the search's candidate ids: every arm's (`matches`), then each once (`hits`). */
-type SearchDb = AppDatabase & { matches: { id: string }; hits: { id: string } };
+type SearchDb = AppDatabase & { matches: { id: string; rank: number }; hits: { id: string; rank: number } };
 type Rows = SelectQueryBuilder<SearchDb, 'collections' | 'hits', object>;
 type ListRows = SelectQueryBuilder<SearchDb, 'collections', object>;
 
@@ -246,6 +273,54 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
   }
 
   /**
+   * The ids a name word matches, each with its best rank: the word itself, the start of a longer word,
+   * a word that sounds alike.
+   */
+  function wordMatches({ word, prefix, sounds }: SearchPlan['nameWords'][number]) {
+    const ranked = (kind: TokenKind, tokens: string[], rank: number) =>
+      db
+        .selectFrom('contact_tokens')
+        .select(['contact_tokens.id', sql<number>`${sql.lit(rank)}`.as('rank')])
+        .where('contact_tokens.account', '=', account)
+        .where('contact_tokens.kind', '=', kind)
+        .where(
+          'contact_tokens.token',
+          'in',
+          tokens.map((t) => keys.token(kind, t)),
+        );
+    let union = ranked('name', [word], RANK.exact);
+    if (prefix) union = union.unionAll(ranked('nameprefix', [prefix], RANK.prefix));
+    if (sounds.length) union = union.unionAll(ranked('namesound', sounds, RANK.sounds));
+    return db
+      .selectFrom(union.as('u'))
+      .select(['u.id', sql<number>`min(u.rank)`.as('rank')])
+      .groupBy('u.id');
+  }
+
+  /** Ids whose name holds every word in some form, ranked by the loosest form any word needed. */
+  function forgivingNames(words: SearchPlan['nameWords']) {
+    const sets = words.map(wordMatches);
+    if (sets.length === 1) return sets[0]!;
+    type Joined = SelectQueryBuilder<Record<string, { id: string; rank: number }>, string, object>;
+    let joined = db.selectFrom(sets[0]!.as('w0')) as unknown as Joined;
+    sets.slice(1).forEach((set, i) => {
+      joined = joined.innerJoin(set.as(`w${i + 1}`), `w${i + 1}.id`, 'w0.id') as unknown as Joined;
+    });
+    const ranks = sql.join(sets.map((_, i) => sql.ref(`w${i}.rank`)));
+    // The loosest word decides: SQLite's max() of several arguments is PostgreSQL's greatest().
+    const loosest = dialect === 'sqlite' ? sql<number>`max(${ranks})` : sql<number>`greatest(${ranks})`;
+    return joined.select([sql.ref<string>('w0.id').as('id'), loosest.as('rank')]);
+  }
+
+  /** Every id a plan matches with its rank (an id several arms match is kept once by the caller, at its best). */
+  function rankedCandidates(plan: SearchPlan) {
+    const exact = db
+      .selectFrom(candidates(plan).as('e'))
+      .select(['e.id', sql<number>`${sql.lit(RANK.exact)}`.as('rank')]);
+    return plan.nameWords.length ? exact.unionAll(forgivingNames(plan.nameWords) as typeof exact) : exact;
+  }
+
+  /**
    * Whether a row matches a plan, asked of one row (the arms of `candidates` as a condition): its own
    * reference and id, and each token looked up by the whole primary key.
    */
@@ -322,8 +397,13 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
   function rows(filters: Filters, plan: SearchPlan | null): Rows | ListRows {
     if (!plan) return withFilters(db.selectFrom('collections').where('collections.account', '=', account), filters);
     const joined = db
-      .with('matches', () => candidates(plan))
-      .with('hits', (cte) => cte.selectFrom('matches').select('matches.id').distinct())
+      .with('matches', () => rankedCandidates(plan))
+      .with('hits', (cte) =>
+        cte
+          .selectFrom('matches')
+          .select(['matches.id', sql<number>`min(matches.rank)`.as('rank')])
+          .groupBy('matches.id'),
+      )
       .selectFrom('hits')
       .crossJoin('collections')
       .where('collections.account', '=', account)
@@ -354,11 +434,18 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
    * once for the page and once for the count). A list's count reads an index of its own, and its page the
    * first rows of another: one query would read every row of the account.
    */
-  async function page(query: Rows | ListRows, sort: Sort, pageNumber: number, limit: number, searched = false) {
+  async function page(
+    query: Rows | ListRows,
+    sort: Sort,
+    pageNumber: number,
+    limit: number,
+    searched = false,
+    ranked = false,
+  ) {
     const [column, direction] = SORT_COLUMN[sort];
     const q = query as ListRows;
     const ordered = <S extends ListRows>(rows: S) =>
-      rows
+      (ranked ? ((rows as unknown as Rows).orderBy('hits.rank') as unknown as S) : rows)
         .orderBy(`collections.${column}`, direction)
         // Ties (equal amounts, equal times) in a fixed order, so pages never repeat or skip a row.
         .orderBy('collections.id', direction)
@@ -411,7 +498,8 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
    * deep that looking every match up is cheaper (~7 µs a row walked on SQLite): `page` then.
    */
   async function walkedPage(plan: SearchPlan, filters: Filters, pageNumber: number, limit: number) {
-    if (narrows(filters)) return null;
+    // Ranked results are ordered by rank before the sort: the walk knows the sort's order only.
+    if (narrows(filters) || isRanked(plan)) return null;
     const { n } = await db
       .with('matches', () => candidates(plan))
       .selectFrom('matches')
@@ -475,6 +563,13 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     for (const n of plan.nationals) wanted.set(keys.token('national', n), 'phoneNational');
     const nameTokenSet = new Set(plan.names.map((n) => keys.token('name', n)));
     const emailWordSet = new Set(plan.emailWords.map((w) => keys.token('emailword', w)));
+    // Each name word's forgiving forms: its token as a prefix, its sounds.
+    const forms = plan.nameWords.map((w) => ({
+      exact: keys.token('name', w.word),
+      prefix: w.prefix ? keys.token('nameprefix', w.prefix) : null,
+      sounds: new Set(w.sounds.map((code) => keys.token('namesound', code))),
+    }));
+    const formTokens = forms.flatMap((f) => [...(f.prefix ? [f.prefix] : []), ...f.sounds]);
     const found =
       summaries.length && (wanted.size || nameTokenSet.size || emailWordSet.size)
         ? await db
@@ -499,8 +594,10 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
               ...(plan.nationals.length ? ['national'] : []),
               ...(nameTokenSet.size ? ['name'] : []),
               ...(emailWordSet.size ? ['emailword'] : []),
+              ...(forms.some((f) => f.prefix) ? ['nameprefix'] : []),
+              ...(forms.some((f) => f.sounds.size) ? ['namesound'] : []),
             ])
-            .where('t.token', 'in', [...wanted.keys(), ...nameTokenSet, ...emailWordSet])
+            .where('t.token', 'in', [...wanted.keys(), ...nameTokenSet, ...emailWordSet, ...formTokens])
             .whereRef('t.id', '=', 'collections.id')
             .execute()
         : [];
@@ -516,6 +613,24 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       if (fields.has('phone')) fields.delete('phoneNational');
       const names = mine.filter((f) => f.kind === 'name' && nameTokenSet.has(f.token));
       if (nameTokenSet.size && names.length === nameTokenSet.size) fields.add('name');
+      else if (forms.length) {
+        // Each word in its closest form; the loosest of those says how the name matched.
+        const held = (kind: TokenKind, token: string | null) =>
+          token !== null && mine.some((f) => f.kind === kind && f.token === token);
+        const ranks = forms.map((f) =>
+          held('name', f.exact)
+            ? RANK.exact
+            : held('nameprefix', f.prefix)
+              ? RANK.prefix
+              : mine.some((t) => t.kind === 'namesound' && f.sounds.has(t.token))
+                ? RANK.sounds
+                : null,
+        );
+        if (ranks.every((r) => r !== null)) {
+          const loosest = Math.max(...(ranks as number[]));
+          fields.add(loosest === RANK.sounds ? 'nameSounds' : loosest === RANK.prefix ? 'namePrefix' : 'name');
+        }
+      }
       const words = mine.filter((f) => f.kind === 'emailword' && emailWordSet.has(f.token));
       if (emailWordSet.size && words.length === emailWordSet.size) fields.add('emailLocal');
       result.set(row.id, [...fields]);
@@ -532,7 +647,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       const plan = await planOf(q);
       const found =
         (await walkedPage(plan, filters, pageNumber, limit)) ??
-        (await page(rows(filters, plan), filters.sort, pageNumber, limit, true));
+        (await page(rows(filters, plan), filters.sort, pageNumber, limit, true, isRanked(plan)));
       const summaries = found.rows.map(toSummary);
       const matched = await matchedFields(plan, summaries);
       return { data: summaries.map((r) => ({ ...r, matched: matched.get(r.id) ?? [] })), count: found.count };
@@ -553,7 +668,8 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       // CROSS JOIN fixes the order in SQLite: the sorted rows drive, each one's details looked up by key.
       // (An inner join let the planner scan the details and sort all of them in a temporary B-tree:
       // measured 97 MB of RSS growth exporting a million rows.)
-      return viewRows(filters, plan)
+      const rows = viewRows(filters, plan);
+      return (plan && isRanked(plan) ? ((rows as unknown as Rows).orderBy('hits.rank') as unknown as ListRows) : rows)
         .crossJoin('collection_details as d')
         .whereRef('d.account', '=', 'collections.account')
         .whereRef('d.id', '=', 'collections.id')

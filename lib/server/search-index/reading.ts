@@ -32,7 +32,9 @@ export function readingOf(q: string, plan: SearchPlan): Reading {
     readAs.push(`words of an e-mail address, ${quoted(plan.emailWords)}`);
   }
   if (plan.names.length) {
-    readAs.push(`name words ${quoted(plan.names)}, and the same words in e-mail addresses`);
+    readAs.push(
+      `name words ${quoted(plan.names)} (whole, as the start of a longer name, and as they sound), and the same words in e-mail addresses`,
+    );
     if (plan.names.length > 1)
       next.push({ q: [...plan.names].sort((a, b) => b.length - a.length)[0]!, why: 'one word of the name alone' });
   }

@@ -247,6 +247,47 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect((await walking.search('amaka', noFilters, 1, 100)).count).toBe(20);
     });
 
+    it('forgives a name: its start, a slip of a letter, another spelling; the exact word first, then a start, then a sound-alike', async () => {
+      const named = (id: string, first: string, last: string, day: number) =>
+        collection(id, {
+          reference: `NAME-${id}`,
+          contact: contact(first, last, `${id}@example.org`, '+234 803 000 0000'),
+          createdAt: `2026-10-${String(day).padStart(2, '0')}T10:00:00.000Z`,
+        });
+      await store.upsert(
+        [
+          named('pay_n1', 'Grace', 'Abdullahi', 1),
+          named('pay_n2', 'Musa', 'Abdulrahman', 2),
+          named('pay_n3', 'Amara', 'Eze', 3),
+          named('pay_n4', 'Amarachi', 'Obi', 4),
+          named('pay_n5', 'Omari', 'Kamau', 5),
+          named('pay_n6', 'Mohamed', 'Salah', 6),
+          named('pay_n7', 'Muhammad', 'Ali', 7),
+        ],
+        '2026-11-20T00:00:00.000Z',
+      );
+      const found = async (q: string) =>
+        (await search(q)).data.map((hit) => [hit.id, hit.matched.filter((m) => m.startsWith('name'))]);
+      expect(await found('Abdul')).toEqual([
+        ['pay_n2', ['namePrefix']],
+        ['pay_n1', ['namePrefix']],
+      ]);
+      expect(await found('Grace Abdulahi')).toEqual([['pay_n1', ['nameSounds']]]);
+      // Newest first within a rank, but the exact word before its start before what only sounds like it.
+      expect(await found('amara')).toEqual([
+        ['pay_n3', ['name']],
+        ['pay_n4', ['namePrefix']],
+        ['pay_n5', ['nameSounds']],
+      ]);
+      expect(await found('Muhammad')).toEqual([
+        ['pay_n7', ['name']],
+        ['pay_n6', ['nameSounds']],
+      ]);
+      expect((await search('amara')).count).toBe(3);
+      // Two letters are no start of a name, and say nothing of its sound.
+      expect(await found('Am')).toEqual([]);
+    });
+
     it('counts every match on each page of a search, and past its last page', async () => {
       const paged = (page: number) => createQueries(store).search('okafor', noFilters, page, 1);
       const [first, second, past] = await Promise.all([paged(1), paged(2), paged(3)]);
