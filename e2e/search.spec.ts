@@ -15,6 +15,16 @@ async function openPage(page: Page, path: string) {
 
 const resultsTable = (page: Page) => page.getByRole('region', { name: 'Collections table' });
 
+/** The results hold the fixture's one row, saying what it matched on, linked to its record. */
+async function expectFound(page: Page, q: string, id: string, reference: string, matched: string) {
+  const row = resultsTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: reference }) });
+  await expect(row, q).toHaveCount(1);
+  await expect(row.getByRole('cell').nth(4), q).toContainText(matched);
+  await expect(row.getByRole('link', { name: reference })).toHaveAttribute('href', `/collections/${id}`);
+}
+
 test.beforeEach(async ({ request }) => indexReady(request));
 
 test.describe('the Search box', () => {
@@ -38,12 +48,7 @@ test.describe('the Search box', () => {
       await expect(page.getByRole('listbox', { name: 'Search suggestions' }), q).toBeVisible();
       await box.press('Enter');
       await expect(page, q).toHaveURL((url) => url.pathname === '/search' && url.searchParams.get('q') === q);
-      const row = resultsTable(page)
-        .getByRole('row')
-        .filter({ has: page.getByRole('link', { name: c.reference }) });
-      await expect(row, q).toHaveCount(1);
-      await expect(row.getByRole('cell').nth(4), q).toContainText(matched);
-      await expect(row.getByRole('link', { name: c.reference })).toHaveAttribute('href', `/collections/${id}`);
+      await expectFound(page, q, id, c.reference, matched);
       await expect(page.getByText(/From the index, as of .+ · \d+ of \d+ indexed/)).toBeVisible();
     }
   });
@@ -65,12 +70,7 @@ test.describe('the Search box', () => {
     ];
     for (const [q, matched] of queries) {
       await page.goto(`/search?${new URLSearchParams({ q })}`);
-      const row = resultsTable(page)
-        .getByRole('row')
-        .filter({ has: page.getByRole('link', { name: c.reference }) });
-      await expect(row, q).toHaveCount(1);
-      await expect(row.getByRole('cell').nth(4), q).toContainText(matched);
-      await expect(row.getByRole('link', { name: c.reference })).toHaveAttribute('href', `/collections/${id}`);
+      await expectFound(page, q, id, c.reference, matched);
     }
   });
 
@@ -91,12 +91,7 @@ test.describe('the Search box', () => {
     ];
     for (const [q, matched] of queries) {
       await page.goto(`/search?${new URLSearchParams({ q, limit: '100' })}`);
-      const row = resultsTable(page)
-        .getByRole('row')
-        .filter({ has: page.getByRole('link', { name: c.reference }) });
-      await expect(row, q).toHaveCount(1);
-      await expect(row.getByRole('cell').nth(4), q).toContainText(matched);
-      await expect(row.getByRole('link', { name: c.reference })).toHaveAttribute('href', `/collections/${id}`);
+      await expectFound(page, q, id, c.reference, matched);
     }
   });
 
