@@ -95,6 +95,29 @@ test.describe('the Search box', () => {
     }
   });
 
+  test('finds a collection the list does not return once it was opened by its id, and counts it apart', async ({
+    page,
+    request,
+    sandbox,
+  }) => {
+    const id = sandbox.demo.collections.notIntegrated[1]!;
+    const { data } = (await (await request.get(`/api/collections/${id}`)).json()) as {
+      data: { reference: string; type: string; contact: { firstName: string; lastName: string } };
+    };
+    expect(data.type).not.toBe('integrated');
+    await page.goto(`/collections/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Written to the index in the background: found by its reference and its contact's name, like any other.
+    await expect
+      .poll(async () => {
+        await page.goto(`/search?${new URLSearchParams({ q: data.reference })}`);
+        return resultsTable(page).getByRole('link', { name: data.reference, exact: true }).count();
+      })
+      .toBe(1);
+    await expectFound(page, data.reference, id, data.reference, 'Reference');
+    await expect(page.getByText(/From the index, as of .+ · \d+ of \d+ indexed \+ \d+ opened by id/)).toBeVisible();
+  });
+
   test('says how it read a number that matches nothing, and offers its last four digits', async ({ page }) => {
     await page.goto(`/search?${new URLSearchParams({ q: '0809 000 0001' })}`);
     await expect(page.getByText('No collection matches “0809 000 0001”')).toBeVisible();

@@ -6,6 +6,7 @@ import { requestContext } from '@/lib/server/context';
 import { readiness } from '@/lib/server/reads/readiness';
 import { runtime } from '@/lib/server/runtime';
 import { PlainTable } from '@/components/ui/plain-table';
+import { indexedCount } from '@/components/search-index/freshness';
 
 export const metadata: Metadata = { title: 'Status' };
 
@@ -66,10 +67,7 @@ export default async function StatusPage() {
               {check('index') ? '' : ' (failing)'}
             </dd>
             <dt className={term}>Rows</dt>
-            <dd className="tabular-nums">
-              {nf.format(index.indexed)}
-              {index.upstreamCount !== null ? ` of ${nf.format(index.upstreamCount)}` : ''}
-            </dd>
+            <dd className="tabular-nums">{indexedCount(index)}</dd>
             <dt className={term}>As of</dt>
             <dd>{index.asOf ? <DateTime iso={index.asOf} seconds /> : 'never'}</dd>
             <dt className={term}>Stored in</dt>

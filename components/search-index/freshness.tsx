@@ -4,6 +4,8 @@ import { formatRelative, formatUtc } from '@/lib/format/dates';
 export type Freshness = {
   state: 'off' | 'building' | 'ready' | 'error';
   indexed: number;
+  /** Collections the list does not return, indexed once opened by their id. */
+  openedById?: number;
   upstreamCount: number | null;
   coverage: number;
   asOf: string | null;
@@ -11,6 +13,13 @@ export type Freshness = {
 };
 
 const nf = new Intl.NumberFormat('en');
+
+/** "237 of 237 + 1 opened by id": the listed collections indexed, and those only opened by their id. */
+export function indexedCount(f: Pick<Freshness, 'indexed' | 'upstreamCount' | 'openedById'>): string {
+  const listed =
+    f.upstreamCount === null ? nf.format(f.indexed) : `${nf.format(f.indexed)} of ${nf.format(f.upstreamCount)}`;
+  return f.openedById ? `${listed} + ${nf.format(f.openedById)} opened by id` : listed;
+}
 
 /**
  * The line every index-served view carries: where the rows come from, how
@@ -25,10 +34,9 @@ export function FreshnessLine({ freshness: f }: { freshness: Freshness }) {
   ) : (
     'not yet synced'
   );
-  const counted =
-    f.upstreamCount === null
-      ? `${nf.format(f.indexed)} indexed`
-      : `${nf.format(f.indexed)} of ${nf.format(f.upstreamCount)} indexed`;
+  const counted = f.openedById
+    ? `${nf.format(f.indexed)}${f.upstreamCount === null ? '' : ` of ${nf.format(f.upstreamCount)}`} indexed + ${nf.format(f.openedById)} opened by id`
+    : `${indexedCount(f)} indexed`;
   return (
     <div className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
       <p>

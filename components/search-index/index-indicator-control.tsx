@@ -7,6 +7,7 @@ import { formatRelative, formatUtc } from '@/lib/format/dates';
 
 import type { DeferredProps } from '@/components/ui/deferred';
 import { indicatorLabel, INDICATOR_BUTTON, type IndicatorStatus as Status } from './index-indicator-label';
+import { indexedCount } from './freshness';
 
 const nf = new Intl.NumberFormat('en');
 
@@ -73,10 +74,7 @@ export default function IndexIndicatorControl({
           {status.reason ? <p className="mb-2 text-zinc-700 dark:text-zinc-300">{status.reason}</p> : null}
           <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
             <dt className="text-zinc-600 dark:text-zinc-400">Indexed</dt>
-            <dd className="tabular-nums">
-              {nf.format(status.indexed)}
-              {status.upstreamCount !== null ? ` of ${nf.format(status.upstreamCount)}` : ''}
-            </dd>
+            <dd className="tabular-nums">{indexedCount(status)}</dd>
             <dt className="text-zinc-600 dark:text-zinc-400">Last full scan</dt>
             <dd>{when(status.lastFullScanAt)}</dd>
             <dt className="text-zinc-600 dark:text-zinc-400">Last poll</dt>

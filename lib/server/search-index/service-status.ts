@@ -15,7 +15,10 @@ export type IndexState = 'off' | 'building' | 'ready' | 'error';
 
 export type IndexStatus = {
   state: IndexState;
+  /** Collections the list returns that the index holds (the share of `upstreamCount` it has). */
   indexed: number;
+  /** Collections the list does not return, indexed because a user opened them by their id. */
+  openedById: number;
   upstreamCount: number | null;
   coverage: number;
   lastFullScanAt: string | null;
@@ -33,6 +36,7 @@ const FACETS_TTL_MS = 30_000;
 const nothingYet = (state: 'off' | 'error', reason: string): IndexStatus => ({
   state,
   indexed: 0,
+  openedById: 0,
   upstreamCount: null,
   coverage: 0,
   lastFullScanAt: null,
@@ -58,7 +62,9 @@ export function createStatusReader({ supervisor, clock }: { supervisor: Supervis
     if (!running) return nothingYet('off', supervisor.offReason() ?? 'The index is starting.');
     const { store, sync } = running;
     try {
-      const [state, indexed] = await Promise.all([store.state(), store.indexedCount()]);
+      const [state, rows, openedById] = await Promise.all([store.state(), store.indexedCount(), store.openedCount()]);
+      // "237 listed + 1 opened by id", never "238 of 237".
+      const indexed = rows - openedById;
       const error = isErrorState(state, sync.snapshot().failures) ? (state.error_code as ErrorCode) : undefined;
       const coverage =
         state.upstream_count === null
@@ -69,6 +75,7 @@ export function createStatusReader({ supervisor, clock }: { supervisor: Supervis
       const fresh: IndexStatus = {
         state: error ? 'error' : state.scans_completed > 0 ? 'ready' : 'building',
         indexed,
+        openedById,
         upstreamCount: state.upstream_count,
         coverage: Math.round(coverage * 10_000) / 10_000,
         lastFullScanAt: state.last_full_scan_at,

@@ -78,12 +78,13 @@ export function createIndexService(deps: ServiceDeps) {
 
     /**
      * A user's live read, written through in the background (the sync writes what it reads itself). A
-     * record outside the list's scope (not integrated) is shown live but not indexed.
+     * record the list does not return (not integrated) is indexed too once opened by its id: searchable
+     * like every other, counted apart ("opened by id"), and kept by the scans that cannot see it.
      */
-    writeThrough(records: Collection[], source: 'list' | 'detail', context: RequestContext): void {
+    writeThrough(records: Collection[], _source: 'list' | 'detail', context: RequestContext): void {
       const running = supervisor.current();
       if (context.principal.kind === 'system' || !running) return;
-      const indexable = source === 'list' ? records : records.filter((c) => c.type === 'integrated');
+      const indexable = records;
       if (!indexable.length) return;
       const seenAt = new Date(clock.now()).toISOString();
       setImmediate(() => {

@@ -153,6 +153,16 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+    /** Rows of collections the list does not return, indexed because a user opened them by id. */
+    async openedCount(): Promise<number> {
+      const row = await db
+        .selectFrom('collection_details')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('account', '=', account)
+        .where('type', '<>', 'integrated')
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     /** Refreshes the query planner's statistics (after a full scan: the shape of the data is known). */
     async analyze(): Promise<void> {
       await write((trx) => pruneRollups(trx, account));

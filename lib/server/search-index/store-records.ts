@@ -276,12 +276,25 @@ export function createRecords(store: StoreContext) {
         // One pass over the narrow rows finds what the scan did not see (no index on seen_at: every
         // write of a scan would pay for one); the rest is by key. Three passes blocked the event loop
         // ~0.5 s at the end of each scan of 1,000,000 rows.
-        const unseen = await trx
+        const notSeen = await trx
           .selectFrom('collections')
           .select('id')
           .where('account', '=', account)
           .where('seen_at', '<', before)
           .execute();
+        // A collection opened by its id that the list does not return (not integrated): no scan sees it,
+        // and it stays (its own page refreshes it whenever it is opened).
+        const opened = new Set(
+          (
+            await trx
+              .selectFrom('collection_details')
+              .select('id')
+              .where('account', '=', account)
+              .where('type', '<>', 'integrated')
+              .execute()
+          ).map((r) => r.id),
+        );
+        const unseen = notSeen.filter((r) => !opened.has(r.id));
         const delta = new RollupDelta();
         for (const part of chunks(
           unseen.map((r) => r.id),

@@ -498,6 +498,23 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(await store.indexedCount()).toBe(2);
     });
 
+    it('keeps a collection the list does not return, opened by its id: searchable, counted apart, never hidden by a scan', async () => {
+      const standalone = collection('pay_s1', {
+        type: 'standalone',
+        reference: 'INV-P-0225',
+        contact: contact('Ngozi', 'Balogun', 'ngozi.balogun@example.com', '+234 803 555 0225'),
+      });
+      await store.upsert([standalone], '2026-11-20T00:00:00.000Z');
+      expect([await store.indexedCount(), await store.openedCount()]).toEqual([5, 1]);
+      await store.saveState({ scan_started_at: '2026-11-21T00:00:00.000Z' });
+      await store.upsert(RECORDS, '2026-11-21T00:00:00.000Z');
+      // The scan saw every listed record and could not see the standalone one: it stays.
+      expect(await store.removeUnseen('2026-11-21T00:00:00.000Z')).toBe(0);
+      for (const q of ['INV-P-0225', 'ngozi balogun', '0803 555 0225', 'ngozi.balogun'])
+        expect(ids(await createQueries(store).search(q, noFilters, 1, 10)), q).toEqual(['pay_s1']);
+      expect(await store.openedCount()).toBe(1);
+    });
+
     it('only marks a record seen when it comes back unchanged, and rewrites it when it changed', async () => {
       const sealed = () =>
         store.db

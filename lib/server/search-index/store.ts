@@ -24,7 +24,7 @@ export type IndexStore = ReturnType<typeof createRecords> &
   ReturnType<typeof createSyncRows> &
   Pick<
     ReturnType<typeof createMaintenance>,
-    'namePairsReady' | 'tokensReady' | 'backfillTokens' | 'indexedCount' | 'analyze'
+    'namePairsReady' | 'tokensReady' | 'backfillTokens' | 'indexedCount' | 'openedCount' | 'analyze'
   > & {
     db: IndexDb;
     dialect: Connection['dialect'];
@@ -157,6 +157,7 @@ export async function openIndexStore(
       },
       backfillTokens: maintenance.backfillTokens,
       indexedCount: maintenance.indexedCount,
+      openedCount: maintenance.openedCount,
       analyze: maintenance.analyze,
       db,
       dialect: connection.dialect,

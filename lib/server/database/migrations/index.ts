@@ -9,6 +9,7 @@ import * as m0006 from './0006-audit';
 import * as m0007 from './0007-drift';
 import * as m0008 from './0008-completed-narrow';
 import * as m0009 from './0009-list-columns';
+import * as m0010 from './0010-opened-by-id';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-drift': m0007,
   '0008-completed-narrow': m0008,
   '0009-list-columns': m0009,
+  '0010-opened-by-id': m0010,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
