@@ -72,6 +72,19 @@ test.describe('the Search box', () => {
       await page.goto(`/search?${new URLSearchParams({ q })}`);
       await expectFound(page, q, id, c.reference, matched);
     }
+    // People told apart: the e-mail and phone beside the name, masked (never readable in the index).
+    const contact = resultsTable(page)
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: c.reference }) })
+      .getByRole('cell')
+      .nth(1);
+    const [, domain] = c.email.split('@');
+    const last4 = c.phone.replace(/\D/g, '').slice(-4);
+    await expect(contact).toContainText(`${c.firstName} ${c.lastName}`);
+    await expect(contact).toContainText(
+      new RegExp(`${c.email[0]}•+@${domain!.replace('.', '\\.')} · \\+${code} •+${last4}`),
+    );
+    await expect(contact).not.toContainText(c.email);
   });
 
   test('finds a fixture collection from a name with a slip of a letter, and from the start of a name', async ({

@@ -72,8 +72,8 @@ export function CollectionsTable({
   }, [copied]);
 
   const columns = useMemo(
-    () => collectionColumns({ minorUnits, matched, zone, copied }),
-    [minorUnits, matched, zone, copied],
+    () => collectionColumns({ minorUnits, matched, people: matched || Boolean(state.q), zone, copied }),
+    [minorUnits, matched, state.q, zone, copied],
   );
   const table = useTable({
     features,

@@ -73,11 +73,17 @@ export type Copied = { id: string; ok: boolean } | null;
 export function collectionColumns({
   minorUnits,
   matched = false,
+  people = matched,
   zone,
   copied,
 }: {
   minorUnits: boolean;
   matched?: boolean;
+  /**
+   * A search's rows: the contact's e-mail and phone (masked, from the index) beside the name, so people
+   * who share a name are told apart at a glance.
+   */
+  people?: boolean;
   zone: string;
   copied: Copied;
 }) {
@@ -97,9 +103,10 @@ export function collectionColumns({
       header: 'Contact',
       cell: ({ row }) => {
         const c = row.original.contact;
+        const reach = people ? [c.email, c.phone].filter(Boolean).join(' · ') : c.email || c.phone;
         return (
-          <span className="contact">
-            <span>{`${c.firstName} ${c.lastName}`.trim() || '—'}</span> <span>{c.email || c.phone}</span>
+          <span className={people ? 'contact contact-wide' : 'contact'} title={people ? reach : undefined}>
+            <span>{`${c.firstName} ${c.lastName}`.trim() || '—'}</span> <span>{reach}</span>
           </span>
         );
       },

@@ -18,7 +18,7 @@ import { apiGet, isApiFailure } from '@/lib/query/api-client';
  * library: this component is on every page's first load.
  */
 type Hit = CollectionSummary;
-type Option = { key: string; href: string; label: string; detail: string };
+type Option = { key: string; href: string; label: string; detail: string; reach?: string };
 /** The index's answer for one query text (the latest asked; older answers are dropped). */
 type Answer = { q: string; options: Option[]; total: number } | { q: string; failed: string };
 
@@ -97,6 +97,8 @@ export function SearchBox() {
           href: `/collections/${h.id}`,
           label: h.reference || h.id,
           detail: [fullName(h), money(h.amount), label(h.status).text].filter(Boolean).join(' · '),
+          // Masked, from the index: enough to tell two people of one name apart.
+          reach: [h.contact.emailMasked, h.contact.phoneMasked].filter(Boolean).join(' · '),
         }));
         setAnswer({ q, options, total: body.meta.count });
       } catch (error) {
@@ -242,6 +244,9 @@ export function SearchBox() {
           >
             <span className="block truncate font-medium">{o.label}</span>
             <span className="block truncate text-xs text-zinc-600 dark:text-zinc-400">{o.detail}</span>
+            {o.reach ? (
+              <span className="block truncate text-xs text-zinc-600 dark:text-zinc-400">{o.reach}</span>
+            ) : null}
           </li>
         ))}
       </ul>
