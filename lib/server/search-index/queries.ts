@@ -39,6 +39,11 @@ export type SearchPlan = {
   phone?: string;
   last4?: string;
   referencePrefix: string;
+  /**
+   * A text of one or two characters is no fragment (contract 7a): it matches a reference only whole,
+   * never as the start of every reference that begins with it.
+   */
+  referenceWhole: boolean;
   names: string[];
   /** National significant numbers (`phoneNational`): the typed number read as customers write it. */
   nationals: string[];
@@ -59,6 +64,18 @@ export const RANK = { exact: 0, prefix: 1, sounds: 2 } as const;
 /** Whether a plan has matches of more than one rank (its results are ordered by rank first). */
 export const isRanked = (plan: SearchPlan) => plan.nameWords.length > 0;
 
+/** The fewest characters that search as the start of something (a reference, a name): contract 7a. */
+export const MIN_FRAGMENT = 3;
+
+/**
+ * The range of reference keys a plan matches: those that start with the text (below the text and the
+ * highest BMP code point), or the text alone (up to itself).
+ */
+const referenceRange = (plan: Pick<SearchPlan, 'referencePrefix' | 'referenceWhole'>) =>
+  plan.referenceWhole
+    ? ([plan.referencePrefix, '<=', plan.referencePrefix] as const)
+    : ([plan.referencePrefix, '<', `${plan.referencePrefix}\uffff`] as const);
+
 /** At most this many words of a kind are looked up: a longer text is not a name or an e-mail. */
 const MAX_WORDS = 8;
 
@@ -70,6 +87,7 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
   const text = q.normalize('NFKC').trim();
   const plan: SearchPlan = {
     referencePrefix: referenceKey(text),
+    referenceWhole: Array.from(text).length < MIN_FRAGMENT,
     names: [],
     nationals: [],
     emailWords: [],
@@ -245,9 +263,9 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       .selectFrom('collections')
       .select('collections.id')
       .where('collections.account', '=', account)
-      .where('collections.reference_key', '>=', plan.referencePrefix)
+      .where('collections.reference_key', '>=', referenceRange(plan)[0])
       // The highest BMP code point closes the range: every key that starts with the prefix sorts below it.
-      .where('collections.reference_key', '<', `${plan.referencePrefix}\uffff`);
+      .where('collections.reference_key', referenceRange(plan)[1], referenceRange(plan)[2]);
     const arms = [
       plan.id
         ? db
@@ -340,8 +358,8 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
         );
       const either = [
         eb.and([
-          eb('collections.reference_key', '>=', plan.referencePrefix),
-          eb('collections.reference_key', '<', `${plan.referencePrefix}\uffff`),
+          eb('collections.reference_key', '>=', referenceRange(plan)[0]),
+          eb('collections.reference_key', referenceRange(plan)[1], referenceRange(plan)[2]),
         ]),
       ];
       if (plan.id) either.push(eb('collections.id', '=', plan.id));
@@ -605,7 +623,9 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     for (const row of summaries) {
       const fields = new Set<MatchedField>();
       if (plan.id === row.id) fields.add('id');
-      if (referenceKey(row.reference).startsWith(plan.referencePrefix)) fields.add('reference');
+      const reference = referenceKey(row.reference);
+      if (plan.referenceWhole ? reference === plan.referencePrefix : reference.startsWith(plan.referencePrefix))
+        fields.add('reference');
       const mine = found.filter((f) => f.id === row.id);
       for (const f of mine)
         if (f.kind !== 'name' && f.kind !== 'emailword' && wanted.get(f.token)) fields.add(wanted.get(f.token)!);

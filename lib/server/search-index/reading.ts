@@ -38,7 +38,9 @@ export function readingOf(q: string, plan: SearchPlan): Reading {
     if (plan.names.length > 1)
       next.push({ q: [...plan.names].sort((a, b) => b.length - a.length)[0]!, why: 'one word of the name alone' });
   }
-  readAs.push(`the start of a reference, “${text}”`);
+  if (plan.referenceWhole)
+    readAs.push(`a whole reference, “${text}” (too short for the start of one: type at least 3 characters)`);
+  else readAs.push(`the start of a reference, “${text}”`);
   if (text.length > 8 && !plan.phoneReading && !plan.email)
     next.push({ q: text.slice(0, Math.ceil(text.length / 2)), why: 'a shorter start of the reference' });
   return { readAs, next: next.filter((n, i) => n.q && n.q !== text && next.findIndex((m) => m.q === n.q) === i) };

@@ -316,6 +316,26 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(ids(await search('100%_'))).toEqual(['pay_4']);
     });
 
+    it('reads one or two characters as whole values only, never as the start of every reference', async () => {
+      expect((await search('IN')).count).toBe(0);
+      expect((await search('i')).count).toBe(0);
+      expect(ids(await search('INV'))).toEqual(['pay_3', 'pay_1']);
+      expect((await createQueries(store).plan('in')).referenceWhole).toBe(true);
+    });
+
+    it.each([
+      ['only punctuation', '.-_/()'],
+      ['200 characters', 'x'.repeat(200)],
+      ['mixed scripts', 'Zoë Окафор 李'],
+      ['right-to-left text', 'محمد عبد الله'],
+      ['emoji', '😀 👍🏽'],
+      ['a number too long to be one', '+234 803 123 4567 890 123 456'],
+    ])('answers %s with a page, never an error', async (_, q) => {
+      const page = await search(q);
+      expect(page.count).toBe(0);
+      expect(page.data).toEqual([]);
+    });
+
     it('finds nothing for a near miss', async () => {
       expect((await search('zoe.okafot@example.com')).count).toBe(0);
       expect((await search('5679')).count).toBe(0);
