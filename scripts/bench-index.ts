@@ -59,6 +59,13 @@ const status = async (base: string) =>
 export type BenchStore =
   { kind: 'sqlite' } | { kind: 'postgres'; url: string; pacedUrl: string; sizeBytes(): Promise<number> };
 
+/** A name with its last vowel changed ("Abdullahi" → "Abdullaha"): what a customer mistypes, and sounds the same. */
+function slipped(name: string) {
+  const at = Math.max(...[...'aeiou'].map((v) => name.toLowerCase().lastIndexOf(v)));
+  if (at <= 0) return name;
+  return name.slice(0, at) + (name[at]!.toLowerCase() === 'a' ? 'e' : 'a') + name.slice(at + 1);
+}
+
 export async function benchIndex(options: {
   sandboxPort: number;
   ports: [number, number, number];
@@ -154,6 +161,12 @@ export async function benchIndex(options: {
     // A first name alone: a common one matches ~4% of the account (its rows are walked in order).
     ['one name word', c.firstName],
     ['no match', 'nobody@nowhere.example'],
+    // Search as customers speak: the number as written at home, a name's start, a slipped letter, the
+    // e-mail before its @.
+    ['national phone', `0${c.phone.replace(/^\+\d+ /, '')}`],
+    ['name prefix, 3 letters', c.lastName.slice(0, 3)],
+    ['name sounds like', `${c.firstName} ${slipped(c.lastName)}`],
+    ['e-mail local part', c.email.slice(0, c.email.indexOf('@'))],
   ];
   for (const [kind, q] of queries) {
     report.fact(
