@@ -218,6 +218,9 @@ function CollectionLine({
       </Link>
       <StatusBadge status={summary.status} />
       <span className="tabular-nums">{money(summary.amount)}</span>
+      {summary.person ? (
+        <span className="basis-full text-xs text-zinc-600 dark:text-zinc-400">{summary.person}</span>
+      ) : null}
     </span>
   );
 }

@@ -104,6 +104,25 @@ describe('resolveFinding', () => {
     });
   });
 
+  it('finds a number written at home (phoneNational) and says whose it is, masked', async () => {
+    const q = `/api/search?${new URLSearchParams({ q: '0801 234 5678', limit: '10' })}`;
+    const masked = {
+      ...hit('pay_n', 'R9', ['phoneNational']),
+      contact: { firstName: 'Ada', lastName: 'Obi', emailMasked: 'a••@x.io', phoneMasked: '+234 ••••••5678' },
+    };
+    const { fetchImpl } = fakeFetch({ [q]: json(200, { data: [masked], meta: { count: 1 } }) });
+    await expect(resolveFinding({ kind: 'phone', value: '0801 234 5678' }, fetchImpl, signal)).resolves.toEqual({
+      state: 'found',
+      href: '/collections/pay_n',
+      collection: {
+        reference: 'R9',
+        status: 'pending',
+        amount: { value: 500, currency: 'NGN' },
+        person: 'Ada Obi · a••@x.io · +234 ••••••5678',
+      },
+    });
+  });
+
   it('prefers the exact reference over references that only start with it, and reports the total when the page is full', async () => {
     const q = (value: string) => `/api/search?${new URLSearchParams({ q: value, limit: '10' })}`;
     const full = Array.from({ length: 10 }, (_, i) => hit(`pay_${i}`, `INV-7${i}`, ['reference']));

@@ -9,7 +9,13 @@ import type { Finding } from './extract';
  * own /api (never the upstream directly). Ids are read live, one record each;
  * e-mails, phones and references are searched in the index.
  */
-export type Summary = { reference: string; status: string; amount: { value: number; currency: string } };
+export type Summary = {
+  reference: string;
+  status: string;
+  amount: { value: number; currency: string };
+  /** A search hit's contact: the name, and the e-mail and phone masked (people told apart). */
+  person?: string;
+};
 export type Resolution =
   | { state: 'found'; href: string; collection?: Summary; provider?: { name: string; enabled: boolean } }
   | { state: 'matches'; href: string; count: number; first: Summary & { id: string; href: string } }
@@ -23,10 +29,11 @@ type Fetch = NonNullable<ApiOptions['fetchImpl']>;
 /** Search results read per finding: enough to tell "one" from "several", and the first to show. */
 export const SEARCH_LIMIT = 10;
 
-const SEARCHED: Record<'email' | 'phone' | 'reference', MatchedField> = {
-  email: 'email',
-  phone: 'phone',
-  reference: 'reference',
+const SEARCHED: Record<'email' | 'phone' | 'reference', MatchedField[]> = {
+  email: ['email'],
+  // A number as written at home (a trunk prefix, no country code) matches as `phoneNational`.
+  phone: ['phone', 'phoneNational'],
+  reference: ['reference'],
 };
 
 /** A failed /api answer as a row's state (the one client's ApiFailure: lib/query/api-client.ts). */
@@ -71,7 +78,7 @@ export async function resolveFinding(finding: Finding, fetchImpl: Fetch, signal:
   const { data, meta } = found;
   // A search also matches names and reference prefixes: only hits on the finding's own kind count.
   const field = SEARCHED[finding.kind];
-  let hits = data.filter((hit) => hit.matched.includes(field));
+  let hits = data.filter((hit) => hit.matched.some((m) => field.includes(m)));
   if (finding.kind === 'reference') {
     const exact = hits.filter((hit) => hit.reference.toUpperCase() === finding.value.toUpperCase());
     if (exact.length) hits = exact;
@@ -80,12 +87,20 @@ export async function resolveFinding(finding: Finding, fetchImpl: Fetch, signal:
   const first = hits[0]!;
   const firstHref = `/collections/${first.id}`;
   const count = hits.length === data.length && meta.count > data.length ? meta.count : hits.length;
-  if (count === 1) return { state: 'found', href: firstHref, collection: summary(first) };
+  const person = [
+    `${first.contact.firstName} ${first.contact.lastName}`.trim(),
+    first.contact.emailMasked,
+    first.contact.phoneMasked,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const hit = { ...summary(first), ...(person ? { person } : {}) };
+  if (count === 1) return { state: 'found', href: firstHref, collection: hit };
   return {
     state: 'matches',
     href: `/search?${new URLSearchParams({ q: finding.value })}`,
     count,
-    first: { ...summary(first), id: first.id, href: firstHref },
+    first: { ...hit, id: first.id, href: firstHref },
   };
 }
 
