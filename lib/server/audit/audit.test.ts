@@ -32,7 +32,16 @@ describe('how searches are kept in the audit log', () => {
   it('names the kind of a search without its text', async () => {
     const { searchKind } = await load();
     expect(
-      ['ada@example.com', '+44 20 7946 0958', '0958', 'pay_abc', 'INV-2026-00042', 'Grace'].map(searchKind),
-    ).toEqual(['email', 'phone', 'phone', 'id', 'text', 'text']);
+      [
+        'ada@example.com',
+        '+44 20 7946 0958',
+        '0958',
+        'pay_abc',
+        'INV-2026-00042',
+        'Grace',
+        '(+234) 803 123 4567',
+        '0803.123.4567',
+      ].map(searchKind),
+    ).toEqual(['email', 'phone', 'phone', 'id', 'text', 'text', 'phone', 'phone']);
   });
 });

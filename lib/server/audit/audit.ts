@@ -57,7 +57,8 @@ export function searchKind(q: string): 'email' | 'phone' | 'id' | 'text' {
   const text = q.trim();
   if (text.includes('@')) return 'email';
   if (/^(pay|prv)_/i.test(text)) return 'id';
-  if (/^\+?[\d\s().-]{4,}$/.test(text)) return 'phone';
+  // As people write numbers: "(+234) 803…", "+234 (0) 803…", "0803.123.4567".
+  if (/^[+(]*[\d\s().\-/+]{4,}$/.test(text) && /\d{4}/.test(text.replace(/\D/g, ''))) return 'phone';
   return 'text';
 }
 
