@@ -380,6 +380,39 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     };
   }
 
+  /**
+   * Whether a row's best match is at most this rank: an exact kind (`matchesRow`), or, from the prefix rank
+   * on, every name word in a form that forgiving (the word, its start, then its sound).
+   */
+  function matchesAtMost(plan: SearchPlan, rank: number) {
+    return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
+      const exact = matchesRow(plan)(eb);
+      if (rank === RANK.exact || !plan.nameWords.length) return exact;
+      const has = (kind: TokenKind, tokens: string[]) =>
+        eb.exists(
+          eb
+            .selectFrom('contact_tokens as t')
+            .select('t.id')
+            .where('t.account', '=', account)
+            .where('t.kind', '=', kind)
+            .where(
+              't.token',
+              'in',
+              tokens.map((token) => keys.token(kind, token)),
+            )
+            .whereRef('t.id', '=', 'collections.id'),
+        );
+      const words = plan.nameWords.map(({ word, prefix, sounds }) =>
+        eb.or([
+          has('name', [word]),
+          ...(prefix ? [has('nameprefix', [prefix])] : []),
+          ...(rank >= RANK.sounds && sounds.length ? [has('namesound', sounds)] : []),
+        ]),
+      );
+      return eb.or([exact, eb.and(words)]);
+    };
+  }
+
   /** Whether a view narrows its rows beyond its search: any of `withFilters`' conditions. */
   const narrows = (f: Filters) =>
     Boolean(
@@ -516,8 +549,8 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
    * deep that looking every match up is cheaper (~7 µs a row walked on SQLite): `page` then.
    */
   async function walkedPage(plan: SearchPlan, filters: Filters, pageNumber: number, limit: number) {
-    // Ranked results are ordered by rank before the sort: the walk knows the sort's order only.
-    if (narrows(filters) || isRanked(plan)) return null;
+    if (narrows(filters)) return null;
+    if (isRanked(plan)) return tieredPage(plan, filters, pageNumber, limit);
     const { n } = await db
       .with('matches', () => candidates(plan))
       .selectFrom('matches')
@@ -527,17 +560,84 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     if (count < walkFrom) return null;
     const offset = (pageNumber - 1) * limit;
     if (((offset + limit) * (await store.indexedCount())) / count > WALK_AT_MOST) return null;
-    const [column, direction] = SORT_COLUMN[filters.sort];
-    const narrow = (await db
+    return { rows: await withDetails(await walk(matchesRow(plan), filters.sort, offset, limit)), count };
+  }
+
+  /** Rows in the sort's order that meet a condition, asked of each row: the walk. */
+  async function walk(
+    condition: (eb: ExpressionBuilder<SearchDb, 'collections'>) => ReturnType<ReturnType<typeof matchesRow>>,
+    sort: Sort,
+    offset: number,
+    limit: number,
+  ) {
+    const [column, direction] = SORT_COLUMN[sort];
+    return (await db
       .selectFrom('collections')
       .select(NARROW_COLUMNS)
       .where('collections.account', '=', account)
-      .where(matchesRow(plan))
+      .where(condition)
       .orderBy(`collections.${column}`, direction)
       .orderBy('collections.id', direction)
       .limit(limit)
       .offset(offset)
       .execute()) as NarrowRow[];
+  }
+
+  /**
+   * A ranked search's page, one rank after the other (exact, a name's start, a sound-alike), each rank's
+   * rows walked in the sort's order when they are many, or looked up when few: a common first name keeps
+   * the walk's speed although sound-alikes join it. The ranks' sizes are counted once, without rows.
+   */
+  async function tieredPage(plan: SearchPlan, filters: Filters, pageNumber: number, limit: number) {
+    const { sort } = filters;
+    const sizes = await db
+      .with('matches', () => rankedCandidates(plan))
+      .with('hits', (cte) =>
+        cte
+          .selectFrom('matches')
+          .select(['matches.id', sql<number>`min(matches.rank)`.as('rank')])
+          .groupBy('matches.id'),
+      )
+      .selectFrom('hits')
+      .select(['hits.rank', sql<number | string>`count(*)`.as('n')])
+      .groupBy('hits.rank')
+      .execute();
+    const byRank = Object.values(RANK).map((r) => Number(sizes.find((s) => Number(s.rank) === r)?.n ?? 0));
+    const count = byRank.reduce((a, b) => a + b, 0);
+    if (count < walkFrom) return null;
+    const indexed = await store.indexedCount();
+    const [column, direction] = SORT_COLUMN[sort];
+    let offset = (pageNumber - 1) * limit;
+    const narrow: NarrowRow[] = [];
+    for (const [rank, size] of byRank.entries()) {
+      if (narrow.length >= limit) break;
+      if (offset >= size) {
+        offset -= size;
+        continue;
+      }
+      const take = Math.min(limit - narrow.length, size - offset);
+      const found =
+        ((offset + take) * indexed) / size <= WALK_AT_MOST
+          ? await walk(
+              (eb) =>
+                rank === RANK.exact
+                  ? matchesAtMost(plan, rank)(eb)
+                  : eb.and([matchesAtMost(plan, rank)(eb), eb.not(matchesAtMost(plan, rank - 1)(eb))]),
+              sort,
+              offset,
+              take,
+            )
+          : ((await (rows(filters, plan) as Rows)
+              .where('hits.rank', '=', rank)
+              .select(NARROW_COLUMNS)
+              .orderBy(`collections.${column}`, direction)
+              .orderBy('collections.id', direction)
+              .limit(take)
+              .offset(offset)
+              .execute()) as NarrowRow[]);
+      narrow.push(...found);
+      offset = 0;
+    }
     return { rows: await withDetails(narrow), count };
   }
 

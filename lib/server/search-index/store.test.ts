@@ -216,7 +216,21 @@ describe.each(storeKinds())('on $name', (kind) => {
       );
       const walking = createQueries(store, { walkFrom: 1 });
       const looking = createQueries(store, { walkFrom: Infinity });
-      for (const q of ['amaka', 'okafor', 'amaka an', 'an amaka chidi', 'walk-1', '1005', 'w3@example.com', 'pay_w07'])
+      for (const q of [
+        'amaka',
+        'okafor',
+        'amaka an',
+        'an amaka chidi',
+        'walk-1',
+        '1005',
+        'w3@example.com',
+        'pay_w07',
+        // Ranked: a name's start, a sound-alike, both with an exact word.
+        'amak',
+        'okafur',
+        'amaka okafur',
+        'chid okafor',
+      ])
         for (const sort of ['-createdAt', 'createdAt', 'amount', '-amount', '-updatedAt'] as const)
           for (const [pageNumber, limit] of [
             [1, 4],
@@ -286,6 +300,30 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect((await search('amara')).count).toBe(3);
       // Two letters are no start of a name, and say nothing of its sound.
       expect(await found('Am')).toEqual([]);
+      // Walked rank by rank (many matches) or looked up (few): the same pages.
+      const walking = createQueries(store, { walkFrom: 1 });
+      const looking = createQueries(store, { walkFrom: Infinity });
+      for (const q of ['amara', 'Muhammad', 'Abdul', 'Grace Abdulahi', 'amar'])
+        for (const [pageNumber, limit] of [
+          [1, 1],
+          [2, 1],
+          [3, 1],
+          [1, 2],
+          [2, 2],
+          [4, 1],
+        ] as const) {
+          const [walked, looked] = await Promise.all([
+            walking.search(q, noFilters, pageNumber, limit),
+            looking.search(q, noFilters, pageNumber, limit),
+          ]);
+          expect({ q, pageNumber, limit, ids: ids(walked), count: walked.count }).toEqual({
+            q,
+            pageNumber,
+            limit,
+            ids: ids(looked),
+            count: looked.count,
+          });
+        }
     });
 
     it('counts every match on each page of a search, and past its last page', async () => {
