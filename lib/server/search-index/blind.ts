@@ -10,19 +10,8 @@ import { storedPhone, type StoredPhone } from './phones';
  * derived from INDEX_SECRET with HKDF, one per purpose, so a token of one field
  * says nothing about another field's.
  */
-export type TokenKind =
-  'email' | 'phone' | 'last4' | 'name' | 'name2' | 'national' | 'emailword' | 'nameprefix' | 'namesound';
-const TOKEN_KINDS: TokenKind[] = [
-  'email',
-  'phone',
-  'last4',
-  'name',
-  'name2',
-  'national',
-  'emailword',
-  'nameprefix',
-  'namesound',
-];
+export type TokenKind = 'email' | 'phone' | 'last4' | 'name' | 'name2' | 'emailword' | 'nameprefix' | 'namesound';
+const TOKEN_KINDS: TokenKind[] = ['email', 'phone', 'last4', 'name', 'name2', 'emailword', 'nameprefix', 'namesound'];
 
 export type Contact = { firstName: string; lastName: string; email: string; phone: string };
 
@@ -159,9 +148,10 @@ export function nameSounds(word: string): string[] {
 }
 
 /**
- * The tokens a customer's spoken forms need (search as customers speak): the phone's national significant
- * number, the e-mail's words, and each name word's prefixes and sounds. An index written before them
- * gets them from a backfill.
+ * The tokens a customer's spoken forms need (search as customers speak): the e-mail's words, and each name
+ * word's prefixes and sounds. A number written at home needs none: it is read whole in each of the
+ * account's countries (phones.ts) and looked up as the phone it is. An index written before them gets them
+ * from a backfill.
  */
 export function spokenTokens(keys: BlindKeys, contact: Contact, phone = storedPhone(contact.phone)) {
   const out: { kind: TokenKind; token: string }[] = [];
@@ -169,7 +159,6 @@ export function spokenTokens(keys: BlindKeys, contact: Contact, phone = storedPh
     for (const prefix of namePrefixes(word)) out.push({ kind: 'nameprefix', token: keys.token('nameprefix', prefix) });
     for (const code of nameSounds(word)) out.push({ kind: 'namesound', token: keys.token('namesound', code) });
   }
-  if (phone) out.push({ kind: 'national', token: keys.token('national', phone.national) });
   for (const word of emailWords(contact.email)) out.push({ kind: 'emailword', token: keys.token('emailword', word) });
   return out;
 }

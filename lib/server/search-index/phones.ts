@@ -1,5 +1,5 @@
 import 'server-only';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import metadata from 'libphonenumber-js/min/metadata';
 
 /**
@@ -31,7 +31,11 @@ const PHONE_TEXT = /^[+(]*[+\d][\d\s().\-/]*$/;
 export type PhoneQuery = {
   /** The whole number's digits as the index stores them (country code first), when it can be told. */
   international: string | null;
-  /** National significant numbers to look up (`phoneNational`), most likely first. */
+  /**
+   * A national form read as whole numbers (country code first) in each of the account's countries, to
+   * look up like any number (`phoneNational`): its national significant number, its digits without the
+   * trunk prefix, and as typed.
+   */
   nationals: string[];
   /** How the text was read, for a page that found nothing ("a phone number in Nigeria (+234)"). */
   readings: { country: string | null; callingCode: string | null; formatted: string }[];
@@ -76,16 +80,21 @@ export function readPhoneQuery(text: string, countries: readonly string[]): Phon
   }
   const nationals: string[] = [];
   const readings: PhoneQuery['readings'] = [];
-  for (const country of countries) {
-    const parsed = parsePhoneNumberFromString(cleaned, country as Parameters<typeof parsePhoneNumberFromString>[1]);
-    if (!parsed?.isPossible()) continue;
-    nationals.push(parsed.nationalNumber);
-    readings.push({ country, callingCode: parsed.countryCallingCode, formatted: parsed.formatNational() });
-  }
   // Whatever the country: the digits without the trunk prefix (0 in most countries), and as typed.
   const withoutTrunk = digits.replace(/^0+/, '');
-  if (withoutTrunk.length >= 6) nationals.push(withoutTrunk);
-  nationals.push(digits);
+  for (const country of countries) {
+    let callingCode: string;
+    try {
+      callingCode = getCountryCallingCode(country as CountryCode);
+    } catch {
+      continue; // not a country the metadata knows
+    }
+    const parsed = parsePhoneNumberFromString(cleaned, country as CountryCode);
+    const significant = [parsed?.nationalNumber, withoutTrunk.length >= 6 ? withoutTrunk : null, digits];
+    for (const n of significant) if (n) nationals.push(`${callingCode}${n}`);
+    if (parsed?.isPossible())
+      readings.push({ country, callingCode: parsed.countryCallingCode, formatted: parsed.formatNational() });
+  }
   return {
     // Typed without "+", the digits may still be a whole international number ("2348031234567").
     international: digits,

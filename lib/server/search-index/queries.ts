@@ -277,7 +277,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       plan.email ? tokenIds('email', keys.token('email', plan.email)) : null,
       plan.phone ? tokenIds('phone', keys.token('phone', plan.phone)) : null,
       plan.last4 ? tokenIds('last4', keys.token('last4', plan.last4)) : null,
-      ...plan.nationals.map((n) => tokenIds('national', keys.token('national', n))),
+      ...plan.nationals.map((n) => tokenIds('phone', keys.token('phone', n))),
       plan.emailWords.length
         ? allTokens(
             'emailword',
@@ -366,7 +366,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       if (plan.email) either.push(has('email', keys.token('email', plan.email)));
       if (plan.phone) either.push(has('phone', keys.token('phone', plan.phone)));
       if (plan.last4) either.push(has('last4', keys.token('last4', plan.last4)));
-      for (const n of plan.nationals) either.push(has('national', keys.token('national', n)));
+      for (const n of plan.nationals) either.push(has('phone', keys.token('phone', n)));
       if (plan.emailWords.length)
         either.push(eb.and(plan.emailWords.map((w) => has('emailword', keys.token('emailword', w)))));
       const words = plan.names.map((w) => keys.token('name', w));
@@ -676,9 +676,11 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
   async function matchedFields(plan: SearchPlan, summaries: CollectionSummary[]): Promise<Map<string, MatchedField[]>> {
     const wanted = new Map<string, MatchedField>();
     if (plan.email) wanted.set(keys.token('email', plan.email), 'email');
+    // A national form read whole in one of the account's countries; the number as typed, when it is the
+    // same, says more (set after).
+    for (const n of plan.nationals) wanted.set(keys.token('phone', n), 'phoneNational');
     if (plan.phone) wanted.set(keys.token('phone', plan.phone), 'phone');
     if (plan.last4) wanted.set(keys.token('last4', plan.last4), 'phoneLast4');
-    for (const n of plan.nationals) wanted.set(keys.token('national', n), 'phoneNational');
     const nameTokenSet = new Set(plan.names.map((n) => keys.token('name', n)));
     const emailWordSet = new Set(plan.emailWords.map((w) => keys.token('emailword', w)));
     // Each name word's forgiving forms: its token as a prefix, its sounds.
@@ -707,9 +709,8 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
             .whereRef('t.account', '=', 'collections.account')
             .where('t.kind', 'in', [
               ...(plan.email ? ['email'] : []),
-              ...(plan.phone ? ['phone'] : []),
+              ...(plan.phone || plan.nationals.length ? ['phone'] : []),
               ...(plan.last4 ? ['last4'] : []),
-              ...(plan.nationals.length ? ['national'] : []),
               ...(nameTokenSet.size ? ['name'] : []),
               ...(emailWordSet.size ? ['emailword'] : []),
               ...(forms.some((f) => f.prefix) ? ['nameprefix'] : []),

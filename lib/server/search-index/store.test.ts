@@ -93,6 +93,7 @@ describe.each(storeKinds())('on $name', (kind) => {
       // Search as customers speak: numbers as people write them, the e-mail's local part.
       ['a national number with its trunk prefix', '0801 234 5678', ['pay_1'], 'phoneNational'],
       ['a national number without its trunk prefix', '801 234 5678', ['pay_1'], 'phoneNational'],
+      ['a national number with its trunk prefix, without spaces', '08012345678', ['pay_1'], 'phoneNational'],
       ['a number with (0) after its country code', '+234 (0) 801 234 5678', ['pay_1'], 'phone'],
       ['a number with its country code in brackets', '(+234) 801-234-5678', ['pay_1'], 'phone'],
       ['a number dialled with 00', '00234 801 234 5678', ['pay_1'], 'phone'],
@@ -391,8 +392,11 @@ describe.each(storeKinds())('on $name', (kind) => {
     });
 
     it('gives records written before the spoken forms their tokens, and the account its countries', async () => {
-      // As the previous version left its index: no national numbers, no e-mail words, no countries.
-      await store.db.deleteFrom('contact_tokens').where('kind', 'in', ['national', 'emailword']).execute();
+      // As the previous version left its index: no e-mail words, name prefixes or sounds, no countries.
+      await store.db
+        .deleteFrom('contact_tokens')
+        .where('kind', 'in', ['emailword', 'nameprefix', 'namesound'])
+        .execute();
       await store.db.deleteFrom('index_meta').where('key', 'like', 'spoken_tokens:%').execute();
       await store.db.deleteFrom('index_meta').where('key', 'like', 'phone_countries:%').execute();
       await store.close();
@@ -403,6 +407,7 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(store.tokensReady).toBe(true);
       expect(ids(await search('0801 234 5678'))).toEqual(['pay_1']);
       expect(ids(await search('soren.muller'))).toEqual(['pay_2']);
+      expect(ids(await search('Gracie Hoper'))).toEqual(['pay_4']);
       expect(await createQueries(store).phoneCountries()).toEqual(['DE', 'GB', 'NG', 'US']);
     });
   });
