@@ -446,7 +446,14 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
    * walk of the whole table), then the filters.
    */
   function rows(filters: Filters, plan: SearchPlan | null): Rows | ListRows {
-    if (!plan) return withFilters(db.selectFrom('collections').where('collections.account', '=', account), filters);
+    if (!plan)
+      return withFilters(
+        db
+          .selectFrom('collections')
+          .where('collections.account', '=', account)
+          .where('collections.id', 'not in', openedIds()),
+        filters,
+      );
     const joined = db
       .with('matches', () => rankedCandidates(plan))
       .with('hits', (cte) =>
@@ -461,6 +468,18 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       .whereRef('collections.id', '=', 'hits.id');
     return withFilters(joined, filters);
   }
+
+  /**
+   * Collections only opened by their id (not integrated): found by a search, never part of a list
+   * without one, its filter menus' counts or the overview (which count what the list returns). They are
+   * few; read once a query through their partial index (migration 0010).
+   */
+  const openedIds = () =>
+    db
+      .selectFrom('collection_details')
+      .select('collection_details.id')
+      .where('collection_details.account', '=', account)
+      .where('collection_details.type', '<>', 'integrated');
 
   /** A view's rows: the list's filters, and its search when it has one (`q`). */
   const viewRows = (filters: Filters, plan: SearchPlan | null) => rows(filters, plan) as ListRows;
@@ -815,7 +834,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       status: { value: string; count: number }[];
       currency: { value: string; count: number }[];
     }> {
-      const base = db.selectFrom('collections').where('account', '=', account);
+      const base = db.selectFrom('collections').where('account', '=', account).where('id', 'not in', openedIds());
       const [status, currency] = await Promise.all([
         base
           .select(['status as value', sql<number>`count(*)`.as('count')])

@@ -162,13 +162,14 @@ export async function rebuildRollups(db: Kysely<AppDatabase>, account: number): 
       .innerJoin('collection_details as d', (join) =>
         join.onRef('d.account', '=', 'c.account').onRef('d.id', '=', 'c.id'),
       )
-      .select(['c.id', 'c.created_at', 'c.currency', 'c.status', 'c.amount_value', 'd.completed_at'])
+      .select(['c.id', 'c.created_at', 'c.currency', 'c.status', 'c.amount_value', 'd.completed_at', 'd.type'])
       .where('c.account', '=', account)
       .where('c.id', '>', after)
       .orderBy('c.id')
       .limit(REBUILD_BATCH)
       .execute();
-    for (const row of rows) delta.add(row, 1);
+    // The overview counts what the list returns: a collection only opened by its id is searchable, not counted.
+    for (const row of rows) if (row.type === 'integrated') delta.add(row, 1);
     if (rows.length < REBUILD_BATCH) break;
     after = rows[rows.length - 1]!.id;
     await new Promise<void>((resolve) => setImmediate(resolve));

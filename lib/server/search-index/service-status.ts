@@ -62,9 +62,12 @@ export function createStatusReader({ supervisor, clock }: { supervisor: Supervis
     if (!running) return nothingYet('off', supervisor.offReason() ?? 'The index is starting.');
     const { store, sync } = running;
     try {
-      const [state, rows, openedById] = await Promise.all([store.state(), store.indexedCount(), store.openedCount()]);
-      // "237 listed + 1 opened by id", never "238 of 237".
-      const indexed = rows - openedById;
+      // "237 of 237 indexed + 1 opened by id", never "238 of 237": the roll-ups count listed collections only.
+      const [state, indexed, openedById] = await Promise.all([
+        store.state(),
+        store.indexedCount(),
+        store.openedCount(),
+      ]);
       const error = isErrorState(state, sync.snapshot().failures) ? (state.error_code as ErrorCode) : undefined;
       const coverage =
         state.upstream_count === null

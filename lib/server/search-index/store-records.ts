@@ -95,14 +95,17 @@ async function writeSlice(
   slice: Collection[],
   seenAt: string,
   /** The slice's records as the index already holds them: their sealed contacts and what the roll-ups counted. */
-  previous: Map<string, { sealed: string; counted: RollupRecord }>,
+  previous: Map<string, { sealed: string; counted: RollupRecord; listed: boolean }>,
 ) {
   const { keys, account, accountKey } = store;
   {
     const rows = slice.map((c) => toRows(keys, account, accountKey, c, seenAt));
+    // The roll-ups (the overview, the count of rows indexed) count what the list returns: a collection only
+    // opened by its id (not integrated) is indexed for search and counted apart (`openedCount`).
     const delta = new RollupDelta();
-    for (const old of previous.values()) delta.add(old.counted, -1);
-    for (const r of rows) delta.add({ ...r.row, completed_at: r.details.completed_at }, 1);
+    for (const old of previous.values()) if (old.listed) delta.add(old.counted, -1);
+    for (const r of rows)
+      if (r.details.type === 'integrated') delta.add({ ...r.row, completed_at: r.details.completed_at }, 1);
     await applyDelta(trx, account, delta);
     await trx
       .insertInto('collections')
@@ -160,14 +163,31 @@ const counted = (trx: Transaction<AppDatabase>, account: number) =>
     .innerJoin('collection_details as d', (join) =>
       join.onRef('d.account', '=', 'c.account').onRef('d.id', '=', 'c.id'),
     )
-    .select(['c.id', 'c.status', 'c.amount_value', 'c.currency', 'c.created_at', 'd.contact_sealed', 'd.completed_at'])
+    .select([
+      'c.id',
+      'c.status',
+      'c.amount_value',
+      'c.currency',
+      'c.created_at',
+      'd.contact_sealed',
+      'd.completed_at',
+      'd.type',
+    ])
     .where('c.account', '=', account);
 
 /** What the index holds of these records now: their sealed contacts and what the roll-ups counted. */
 const previousOf = async (trx: Transaction<AppDatabase>, account: number, ids: string[]) =>
   new Map(
     (await counted(trx, account).where('c.id', 'in', ids).execute()).map(
-      (r) => [r.id, { sealed: r.contact_sealed, counted: { ...r, amount_value: Number(r.amount_value) } }] as const,
+      (r) =>
+        [
+          r.id,
+          {
+            sealed: r.contact_sealed,
+            counted: { ...r, amount_value: Number(r.amount_value) },
+            listed: r.type === 'integrated',
+          },
+        ] as const,
     ),
   );
 
