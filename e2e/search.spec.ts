@@ -87,7 +87,7 @@ test.describe('the Search box', () => {
     await expect(contact).not.toContainText(c.email);
   });
 
-  test('finds a fixture collection from a name with a slip of a letter, and from the start of a name', async ({
+  test('finds a fixture collection from a name with a slip of a letter, the start of a name, and a part of its reference', async ({
     page,
     sandbox,
   }) => {
@@ -101,6 +101,9 @@ test.describe('the Search box', () => {
     const queries: [string, string][] = [
       [`${c.firstName} ${slip}`, 'Name, sounds like'],
       [c.firstName.slice(0, 4), 'Name, start'],
+      // A part of the reference from its middle, and from its end ("00254" for INV-2026-00254).
+      [c.reference.slice(2, 7), 'Reference, part'],
+      [c.reference.slice(-5), 'Reference, part'],
     ];
     for (const [q, matched] of queries) {
       await page.goto(`/search?${new URLSearchParams({ q, limit: '100' })}`);

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   CompiledQuery,
   Kysely,
@@ -67,7 +68,8 @@ class PGliteDriver implements Driver {
 /** An in-memory PostgreSQL, its 64-bit integers and numerics read as numbers (as the server's pool does). */
 export async function startPGlite(): Promise<PGlite> {
   const asNumber = (value: string) => Number(value);
-  return PGlite.create({ parsers: { 20: asNumber, 1700: asNumber } });
+  // pg_trgm: the reference fragments' index (migration 0011), as a PostgreSQL server has it.
+  return PGlite.create({ parsers: { 20: asNumber, 1700: asNumber }, extensions: { pg_trgm } });
 }
 
 /** A store connection on a PGlite session. */

@@ -45,6 +45,7 @@ const MATCHED: Record<MatchedField, string> = {
   phoneNational: 'Phone, national',
   emailLocal: 'E-mail name',
   namePrefix: 'Name, start',
+  referencePart: 'Reference, part',
   nameSounds: 'Name, sounds like',
   reference: 'Reference',
   name: 'Name',

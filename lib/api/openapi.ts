@@ -164,6 +164,7 @@ export function openApiDocument(version: string) {
                   'phoneLast4',
                   'phoneNational',
                   'reference',
+                  'referencePart',
                   'name',
                   'namePrefix',
                   'nameSounds',

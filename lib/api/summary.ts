@@ -10,6 +10,7 @@ export type MatchedField =
   | 'phoneLast4'
   | 'phoneNational'
   | 'reference'
+  | 'referencePart'
   | 'name'
   | 'namePrefix'
   | 'nameSounds'

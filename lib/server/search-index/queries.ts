@@ -56,13 +56,29 @@ export type SearchPlan = {
    * one (3 to 8 letters), and its Double Metaphone codes. A match holds every word, in one form or another.
    */
   nameWords: { word: string; prefix: string | null; sounds: string[] }[];
+  /** The text as a part of a reference (`referencePart`): 3 characters or more, anywhere in it. */
+  fragment: string | null;
 };
 
 /** A result's rank (contract 7a): exact kinds, then a name's start, then a name that sounds alike. */
 export const RANK = { exact: 0, prefix: 1, sounds: 2 } as const;
 
 /** Whether a plan has matches of more than one rank (its results are ordered by rank first). */
-export const isRanked = (plan: SearchPlan) => plan.nameWords.length > 0;
+export const isRanked = (plan: SearchPlan) => plan.nameWords.length > 0 || plan.fragment !== null;
+
+/**
+ * The most rows a reference fragment adds to a search: a fragment in most references ("inv") is bounded
+ * (type more to narrow it); the exact kinds and a reference's start are never cut.
+ */
+export const FRAGMENT_LIMIT = 10_000;
+
+/** A fragment's trigrams as an FTS5 query: each one quoted, all of them required (`detail=none`). */
+export function trigramQuery(fragment: string): string {
+  const chars = Array.from(fragment);
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
+  return [...grams].map((g) => `"${g.replaceAll('"', '""')}"`).join(' AND ');
+}
 
 /** The fewest characters that search as the start of something (a reference, a name): contract 7a. */
 export const MIN_FRAGMENT = 3;
@@ -92,13 +108,17 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
     nationals: [],
     emailWords: [],
     nameWords: [],
+    fragment: null,
   };
   if (isCollectionId(text)) plan.id = text;
   if (text.includes('@')) {
     const email = normaliseEmail(text);
     if (email) plan.email = email;
-    // The local part with the wrong domain, or none: its words.
-    plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
+    // The local part with the wrong domain: its words, when it reads as words. One of single letters and
+    // digits ("live.3f9a2b1c") says too little: a search by its words would list every "live.…" address.
+    const local = text.slice(0, text.lastIndexOf('@'));
+    const chunks = local.split(/[._\-+\d]+/).filter(Boolean);
+    if (chunks.every((chunk) => Array.from(chunk).length >= 2)) plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
   } else if (/^[+(]*[\d\s().\-/+]+$/.test(text)) {
     const digits = phoneDigits(text);
     if (digits?.length === 4) plan.last4 = digits;
@@ -123,6 +143,8 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
     // "amara.okafor" or "okafor": the words of someone's e-mail address as well as of their name.
     plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
   }
+  // Anywhere in a reference: what is not an e-mail or an id, of 3 characters or more.
+  if (!plan.email && !plan.id && !plan.referenceWhole && !text.includes('@')) plan.fragment = plan.referencePrefix;
   return plan;
 }
 
@@ -335,7 +357,9 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     const exact = db
       .selectFrom(candidates(plan).as('e'))
       .select(['e.id', sql<number>`${sql.lit(RANK.exact)}`.as('rank')]);
-    return plan.nameWords.length ? exact.unionAll(forgivingNames(plan.nameWords) as typeof exact) : exact;
+    let ranked = plan.nameWords.length ? exact.unionAll(forgivingNames(plan.nameWords) as typeof exact) : exact;
+    if (plan.fragment !== null) ranked = ranked.unionAll(fragmentArm(plan.fragment) as typeof exact);
+    return ranked;
   }
 
   /**
@@ -387,7 +411,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
   function matchesAtMost(plan: SearchPlan, rank: number) {
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
       const exact = matchesRow(plan)(eb);
-      if (rank === RANK.exact || !plan.nameWords.length) return exact;
+      if (rank === RANK.exact) return exact;
       const has = (kind: TokenKind, tokens: string[]) =>
         eb.exists(
           eb
@@ -402,15 +426,49 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
             )
             .whereRef('t.id', '=', 'collections.id'),
         );
-      const words = plan.nameWords.map(({ word, prefix, sounds }) =>
-        eb.or([
-          has('name', [word]),
-          ...(prefix ? [has('nameprefix', [prefix])] : []),
-          ...(rank >= RANK.sounds && sounds.length ? [has('namesound', sounds)] : []),
-        ]),
-      );
-      return eb.or([exact, eb.and(words)]);
+      const either = [exact];
+      if (plan.nameWords.length)
+        either.push(
+          eb.and(
+            plan.nameWords.map(({ word, prefix, sounds }) =>
+              eb.or([
+                has('name', [word]),
+                ...(prefix ? [has('nameprefix', [prefix])] : []),
+                ...(rank >= RANK.sounds && sounds.length ? [has('namesound', sounds)] : []),
+              ]),
+            ),
+          ),
+        );
+      if (rank >= RANK.sounds && plan.fragment !== null) either.push(eb.and([containsFragment(plan.fragment)]));
+      return eb.or(either);
     };
+  }
+
+  /** Whether a row's reference holds the fragment: asked of the key itself (no pattern, no index needed). */
+  const containsFragment = (fragment: string) =>
+    dialect === 'sqlite'
+      ? sql<boolean>`instr(collections.reference_key, ${fragment}) > 0`
+      : sql<boolean>`strpos(collections.reference_key, ${fragment}) > 0`;
+
+  /**
+   * Rows whose reference holds the fragment, at most FRAGMENT_LIMIT: read through the trigram index
+   * (migration 0011), each candidate checked against its key.
+   */
+  function fragmentArm(fragment: string) {
+    const within =
+      dialect === 'sqlite'
+        ? sql<boolean>`collections.id in (select r.id from reference_fragments
+            join reference_fragment_rows as r on r.rowid = reference_fragments.rowid
+            where reference_fragments match ${trigramQuery(fragment)} and r.account = ${account})`
+        : sql<boolean>`collections.reference_key like ${`%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
+    const inner = db
+      .selectFrom('collections')
+      .select(['collections.id', sql<number>`${sql.lit(RANK.sounds)}`.as('rank')])
+      .where('collections.account', '=', account)
+      .where(within)
+      .where(containsFragment(fragment))
+      .limit(FRAGMENT_LIMIT);
+    return db.selectFrom(inner.as('fr')).select(['fr.id', 'fr.rank']);
   }
 
   /** Whether a view narrows its rows beyond its search: any of `withFilters`' conditions. */
@@ -746,6 +804,7 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
       const reference = referenceKey(row.reference);
       if (plan.referenceWhole ? reference === plan.referencePrefix : reference.startsWith(plan.referencePrefix))
         fields.add('reference');
+      else if (plan.fragment !== null && reference.includes(plan.fragment)) fields.add('referencePart');
       const mine = found.filter((f) => f.id === row.id);
       for (const f of mine)
         if (f.kind !== 'name' && f.kind !== 'emailword' && wanted.get(f.token)) fields.add(wanted.get(f.token)!);

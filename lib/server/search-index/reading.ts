@@ -39,9 +39,10 @@ export function readingOf(q: string, plan: SearchPlan): Reading {
       next.push({ q: [...plan.names].sort((a, b) => b.length - a.length)[0]!, why: 'one word of the name alone' });
   }
   if (plan.referenceWhole)
-    readAs.push(`a whole reference, “${text}” (too short for the start of one: type at least 3 characters)`);
+    readAs.push(`a whole reference, “${text}” (too short for a part of one: type at least 3 characters)`);
+  else if (plan.fragment !== null) readAs.push(`any part of a reference, “${text}”`);
   else readAs.push(`the start of a reference, “${text}”`);
-  if (text.length > 8 && !plan.phoneReading && !plan.email)
-    next.push({ q: text.slice(0, Math.ceil(text.length / 2)), why: 'a shorter start of the reference' });
+  if (Array.from(text).length > 6 && !plan.phoneReading && !plan.email)
+    next.push({ q: Array.from(text).slice(-5).join(''), why: 'a shorter part of the reference (its end)' });
   return { readAs, next: next.filter((n, i) => n.q && n.q !== text && next.findIndex((m) => m.q === n.q) === i) };
 }

@@ -11,7 +11,7 @@ import { storeKinds } from '@/test/stores';
 import { blindKeys } from './blind';
 import { storedPhone } from './phones';
 import { migrationProvider } from '../database/migrations';
-import { createQueries } from './queries';
+import { createQueries, trigramQuery } from './queries';
 import { openIndexStore, type IndexStore } from './store';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
@@ -103,6 +103,9 @@ describe.each(storeKinds())('on $name', (kind) => {
       ["the e-mail's local part", 'zoe.okafor', ['pay_1'], 'emailLocal'],
       ["the e-mail's local part with the wrong domain", 'zoe.okafor@example.org', ['pay_1'], 'emailLocal'],
       ["a word of the e-mail's local part", 'muller', ['pay_2'], 'emailLocal'],
+      ['a fragment from the end of a reference', '00001', ['pay_1'], 'referencePart'],
+      ['a fragment from the middle of a reference, any case', 'b12C', ['pay_2'], 'referencePart'],
+      ['a fragment of three characters', '%_s', ['pay_4'], 'referencePart'],
     ])('finds by %s', async (_, q, expected, field) => {
       const page = await search(q);
       expect(ids(page)).toEqual(expected);
@@ -344,7 +347,8 @@ describe.each(storeKinds())('on $name', (kind) => {
 
     it.each(['%', '_', '100%', '\\', "'; drop table collections; --", '*'])('treats %j literally', async (q) => {
       const page = await search(q);
-      for (const hit of page.data) expect(hit.reference.toLowerCase().startsWith(q.toLowerCase())).toBe(true);
+      // A reference's start or a part of it, never a pattern (a fragment is checked against the key itself).
+      for (const hit of page.data) expect(hit.reference.toLowerCase().includes(q.toLowerCase())).toBe(true);
     });
 
     it('reads quotes as punctuation, not as an operator', async () => {
@@ -353,6 +357,36 @@ describe.each(storeKinds())('on $name', (kind) => {
 
     it('finds a reference that holds wildcard characters by its literal prefix', async () => {
       expect(ids(await search('100%_'))).toEqual(['pay_4']);
+    });
+
+    it("ranks a reference's start before a part of it, and finds a part in every reference that holds it", async () => {
+      await store.upsert(
+        [collection('pay_r1', { reference: 'XINV-2026-9', createdAt: '2026-11-10T10:00:00.000Z' })],
+        '2026-11-20T00:00:00.000Z',
+      );
+      const page = await search('inv-2026');
+      // Newest first within a rank: pay_r1 is the newest, but only holds the text.
+      expect(page.data.map((h) => [h.id, h.matched])).toEqual([
+        ['pay_3', ['reference']],
+        ['pay_1', ['reference']],
+        ['pay_r1', ['referencePart']],
+      ]);
+      expect(ids(await search('2026-'))).toEqual(['pay_r1', 'pay_3', 'pay_1']);
+      // Renamed: the fragment index follows the reference.
+      await store.upsert(
+        [
+          collection('pay_r1', {
+            reference: 'REF-77',
+            createdAt: '2026-11-10T10:00:00.000Z',
+            updatedAt: '2026-11-21T00:00:00.000Z',
+          }),
+        ],
+        '2026-11-21T00:00:00.000Z',
+      );
+      expect(ids(await search('2026-'))).toEqual(['pay_3', 'pay_1']);
+      expect(ids(await search('f-7'))).toEqual(['pay_r1']);
+      // Each trigram quoted, a quote doubled.
+      expect(trigramQuery('ab"cd')).toBe('"ab""" AND "b""c" AND """cd"');
     });
 
     it('reads one or two characters as whole values only, never as the start of every reference', async () => {
@@ -373,6 +407,15 @@ describe.each(storeKinds())('on $name', (kind) => {
       const page = await search(q);
       expect(page.count).toBe(0);
       expect(page.data).toEqual([]);
+    });
+
+    it('reads an address of stray letters and digits as that address alone, never by its words', async () => {
+      await store.upsert(
+        [collection('pay_l1', { contact: contact('Live', 'One', 'live.a1b2c3@example.com', '+234 801 555 0101') })],
+        '2026-11-20T00:00:00.000Z',
+      );
+      expect((await search('live.d4e5f6@example.com')).count).toBe(0);
+      expect(ids(await search('live.a1b2c3@example.com'))).toEqual(['pay_l1']);
     });
 
     it('finds nothing for a near miss', async () => {

@@ -10,6 +10,7 @@ import * as m0007 from './0007-drift';
 import * as m0008 from './0008-completed-narrow';
 import * as m0009 from './0009-list-columns';
 import * as m0010 from './0010-opened-by-id';
+import * as m0011 from './0011-reference-fragments';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-completed-narrow': m0008,
   '0009-list-columns': m0009,
   '0010-opened-by-id': m0010,
+  '0011-reference-fragments': m0011,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
