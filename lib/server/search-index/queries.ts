@@ -183,8 +183,18 @@ type NarrowRow = Pick<
   'id' | 'status' | 'amount_value' | 'currency' | 'created_at' | 'updated_at'
 >;
 
-/** `walkFrom`: where a search starts walking the rows in order (`walkedPage`); tests set it low. */
-export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { walkFrom?: number } = {}) {
+/**
+ * The forgiving kinds (a name's start, a sound-alike, a part of a reference) join a search when its exact
+ * matches are fewer than this: a customer's common name already lists hundreds of exact matches, and
+ * reading every "sounds like" of it (a million rows: 120-160 ms) would only add rows after them.
+ */
+const FORGIVE_BELOW = 200;
+
+/** `walkFrom`: where a search starts walking the rows in order (`walkedPage`); `forgiveBelow`; tests set them low. */
+export function createQueries(
+  store: IndexStore,
+  { walkFrom = WALK_FROM, forgiveBelow = FORGIVE_BELOW }: { walkFrom?: number; forgiveBelow?: number } = {},
+) {
   const { db, dialect, account, accountKey, keys } = store;
 
   const tokenIds = (kind: TokenKind, token: string) =>
@@ -552,6 +562,22 @@ export function createQueries(store: IndexStore, { walkFrom = WALK_FROM }: { wal
     if (plan.email && plan.emailWords.length) {
       const exact = await tokenIds('email', keys.token('email', plan.email)).limit(1).execute();
       if (exact.length) plan.emailWords = [];
+    }
+    if (isRanked(plan)) {
+      // Counted up to the threshold only: a common name stops reading at it.
+      const exact = await db
+        .selectFrom(
+          db
+            .with('matches', () => candidates(plan))
+            .selectFrom('matches')
+            .select('matches.id')
+            .distinct()
+            .limit(forgiveBelow)
+            .as('e'),
+        )
+        .select(sql<number | string>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
+      if (Number(exact.n) >= forgiveBelow) return { ...plan, nameWords: [], fragment: null };
     }
     return plan;
   }

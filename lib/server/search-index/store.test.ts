@@ -304,6 +304,10 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect((await search('amara')).count).toBe(3);
       // Two letters are no start of a name, and say nothing of its sound.
       expect(await found('Am')).toEqual([]);
+      // A name with many exact matches lists those alone (forgiving kinds join only below `forgiveBelow`).
+      const strict = createQueries(store, { forgiveBelow: 1 });
+      expect(ids(await strict.search('amara', noFilters, 1, 10))).toEqual(['pay_n3']);
+      expect(ids(await strict.search('Abdul', noFilters, 1, 10))).toEqual(['pay_n2', 'pay_n1']);
       // Walked rank by rank (many matches) or looked up (few): the same pages.
       const walking = createQueries(store, { walkFrom: 1 });
       const looking = createQueries(store, { walkFrom: Infinity });
