@@ -14,11 +14,15 @@ export type Freshness = {
 
 const nf = new Intl.NumberFormat('en');
 
-/** "237 of 237 + 1 opened by id": the listed collections indexed, and those only opened by their id. */
-export function indexedCount(f: Pick<Freshness, 'indexed' | 'upstreamCount' | 'openedById'>): string {
+/**
+ * "237 of 237 indexed + 1 opened by id": the listed collections indexed (`noun` after them, when given),
+ * and those only opened by their id.
+ */
+export function indexedCount(f: Pick<Freshness, 'indexed' | 'upstreamCount' | 'openedById'>, noun?: string): string {
   const listed =
     f.upstreamCount === null ? nf.format(f.indexed) : `${nf.format(f.indexed)} of ${nf.format(f.upstreamCount)}`;
-  return f.openedById ? `${listed} + ${nf.format(f.openedById)} opened by id` : listed;
+  const named = noun ? `${listed} ${noun}` : listed;
+  return f.openedById ? `${named} + ${nf.format(f.openedById)} opened by id` : named;
 }
 
 /**
@@ -34,9 +38,7 @@ export function FreshnessLine({ freshness: f }: { freshness: Freshness }) {
   ) : (
     'not yet synced'
   );
-  const counted = f.openedById
-    ? `${nf.format(f.indexed)}${f.upstreamCount === null ? '' : ` of ${nf.format(f.upstreamCount)}`} indexed + ${nf.format(f.openedById)} opened by id`
-    : `${indexedCount(f)} indexed`;
+  const counted = indexedCount(f, 'indexed');
   return (
     <div className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
       <p>

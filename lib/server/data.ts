@@ -15,7 +15,7 @@ export async function listCollections(context: RequestContext, paging: Paging, c
   const request = { kind: 'list', page: paging.page, limit: paging.limit } as const;
   const { upstream, index } = runtime();
   const page = await upstream.get(request, collectionListEnvelopeSchema, context, cancel);
-  index.writeThrough(page.data, 'list', context);
+  index.writeThrough(page.data, context);
   return page;
 }
 
@@ -23,7 +23,7 @@ export async function getCollection(context: RequestContext, id: string) {
   assertContext(context);
   const { upstream, index } = runtime();
   const one = await upstream.get({ kind: 'collection', id }, collectionEnvelopeSchema, context);
-  index.writeThrough([one.data], 'detail', context);
+  index.writeThrough([one.data], context);
   return one;
 }
 

@@ -376,20 +376,23 @@ export function createQueries(
    * Whether a row matches a plan, asked of one row (the arms of `candidates` as a condition): its own
    * reference and id, and each token looked up by the whole primary key.
    */
+  /** Whether the row holds any of these tokens of a kind, each looked up by the whole primary key. */
+  const holds = (eb: ExpressionBuilder<SearchDb, 'collections'>, kind: TokenKind, tokens: string[]) =>
+    eb.exists(
+      eb
+        .selectFrom('contact_tokens as t')
+        .select('t.id')
+        // The account as a value, not the row's: PostgreSQL then reads the token's key range (a hashed
+        // subplan, its ids hashed once); tied to the row's account it scanned every token (480 ms).
+        .where('t.account', '=', account)
+        .where('t.kind', '=', kind)
+        .where((w) => (tokens.length === 1 ? w('t.token', '=', tokens[0]!) : w('t.token', 'in', tokens)))
+        .whereRef('t.id', '=', 'collections.id'),
+    );
+
   function matchesRow(plan: SearchPlan) {
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
-      const has = (kind: TokenKind, token: string) =>
-        eb.exists(
-          eb
-            .selectFrom('contact_tokens as t')
-            .select('t.id')
-            // The account as a value, not the row's: PostgreSQL then reads the token's key range (a hashed
-            // subplan, its ids hashed once); tied to the row's account it scanned every token (480 ms).
-            .where('t.account', '=', account)
-            .where('t.kind', '=', kind)
-            .where('t.token', '=', token)
-            .whereRef('t.id', '=', 'collections.id'),
-        );
+      const has = (kind: TokenKind, token: string) => holds(eb, kind, [token]);
       const either = [
         eb.and([
           eb('collections.reference_key', '>=', referenceRange(plan)[0]),
@@ -422,19 +425,11 @@ export function createQueries(
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
       const exact = matchesRow(plan)(eb);
       if (rank === RANK.exact) return exact;
-      const has = (kind: TokenKind, tokens: string[]) =>
-        eb.exists(
-          eb
-            .selectFrom('contact_tokens as t')
-            .select('t.id')
-            .where('t.account', '=', account)
-            .where('t.kind', '=', kind)
-            .where(
-              't.token',
-              'in',
-              tokens.map((token) => keys.token(kind, token)),
-            )
-            .whereRef('t.id', '=', 'collections.id'),
+      const has = (kind: TokenKind, values: string[]) =>
+        holds(
+          eb,
+          kind,
+          values.map((value) => keys.token(kind, value)),
         );
       const either = [exact];
       if (plan.nameWords.length)
@@ -513,6 +508,17 @@ export function createQueries(
    * (a CROSS JOIN keeps them the outer loop in SQLite: a handful of ids looked up by key, never a
    * walk of the whole table), then the filters.
    */
+  /** A search's candidates (`matches`: every arm's, ranked), then each once at its best rank (`hits`). */
+  const withHits = (plan: SearchPlan) =>
+    db
+      .with('matches', () => rankedCandidates(plan))
+      .with('hits', (cte) =>
+        cte
+          .selectFrom('matches')
+          .select(['matches.id', sql<number>`min(matches.rank)`.as('rank')])
+          .groupBy('matches.id'),
+      );
+
   function rows(filters: Filters, plan: SearchPlan | null): Rows | ListRows {
     if (!plan)
       return withFilters(
@@ -522,14 +528,7 @@ export function createQueries(
           .where('collections.id', 'not in', openedIds()),
         filters,
       );
-    const joined = db
-      .with('matches', () => rankedCandidates(plan))
-      .with('hits', (cte) =>
-        cte
-          .selectFrom('matches')
-          .select(['matches.id', sql<number>`min(matches.rank)`.as('rank')])
-          .groupBy('matches.id'),
-      )
+    const joined = withHits(plan)
       .selectFrom('hits')
       .crossJoin('collections')
       .where('collections.account', '=', account)
@@ -588,6 +587,16 @@ export function createQueries(
    * once for the page and once for the count). A list's count reads an index of its own, and its page the
    * first rows of another: one query would read every row of the account.
    */
+  /** Rows in a sort's order from `offset`: ties (equal amounts, equal times) by id, so pages never repeat or skip a row. */
+  function inOrder<S extends ListRows>(rows: S, sort: Sort, offset: number, limit: number) {
+    const [column, direction] = SORT_COLUMN[sort];
+    return rows
+      .orderBy(`collections.${column}`, direction)
+      .orderBy('collections.id', direction)
+      .limit(limit)
+      .offset(offset);
+  }
+
   async function page(
     query: Rows | ListRows,
     sort: Sort,
@@ -596,15 +605,14 @@ export function createQueries(
     searched = false,
     ranked = false,
   ) {
-    const [column, direction] = SORT_COLUMN[sort];
     const q = query as ListRows;
     const ordered = <S extends ListRows>(rows: S) =>
-      (ranked ? ((rows as unknown as Rows).orderBy('hits.rank') as unknown as S) : rows)
-        .orderBy(`collections.${column}`, direction)
-        // Ties (equal amounts, equal times) in a fixed order, so pages never repeat or skip a row.
-        .orderBy('collections.id', direction)
-        .limit(limit)
-        .offset((pageNumber - 1) * limit);
+      inOrder(
+        ranked ? ((rows as unknown as Rows).orderBy('hits.rank') as unknown as S) : rows,
+        sort,
+        (pageNumber - 1) * limit,
+        limit,
+      );
     const counted = () => q.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     let narrow: NarrowRow[];
     let total: { n: number | string };
@@ -673,17 +681,12 @@ export function createQueries(
     offset: number,
     limit: number,
   ) {
-    const [column, direction] = SORT_COLUMN[sort];
-    return (await db
-      .selectFrom('collections')
-      .select(NARROW_COLUMNS)
-      .where('collections.account', '=', account)
-      .where(condition)
-      .orderBy(`collections.${column}`, direction)
-      .orderBy('collections.id', direction)
-      .limit(limit)
-      .offset(offset)
-      .execute()) as NarrowRow[];
+    return (await inOrder(
+      db.selectFrom('collections').select(NARROW_COLUMNS).where('collections.account', '=', account).where(condition),
+      sort,
+      offset,
+      limit,
+    ).execute()) as NarrowRow[];
   }
 
   /**
@@ -693,14 +696,7 @@ export function createQueries(
    */
   async function tieredPage(plan: SearchPlan, filters: Filters, pageNumber: number, limit: number) {
     const { sort } = filters;
-    const sizes = await db
-      .with('matches', () => rankedCandidates(plan))
-      .with('hits', (cte) =>
-        cte
-          .selectFrom('matches')
-          .select(['matches.id', sql<number>`min(matches.rank)`.as('rank')])
-          .groupBy('matches.id'),
-      )
+    const sizes = await withHits(plan)
       .selectFrom('hits')
       .select(['hits.rank', sql<number | string>`count(*)`.as('n')])
       .groupBy('hits.rank')
@@ -709,7 +705,6 @@ export function createQueries(
     const count = byRank.reduce((a, b) => a + b, 0);
     if (count < walkFrom) return null;
     const indexed = await store.indexedCount();
-    const [column, direction] = SORT_COLUMN[sort];
     let offset = (pageNumber - 1) * limit;
     const narrow: NarrowRow[] = [];
     for (const [rank, size] of byRank.entries()) {
@@ -730,14 +725,12 @@ export function createQueries(
               offset,
               take,
             )
-          : ((await (rows(filters, plan) as Rows)
-              .where('hits.rank', '=', rank)
-              .select(NARROW_COLUMNS)
-              .orderBy(`collections.${column}`, direction)
-              .orderBy('collections.id', direction)
-              .limit(take)
-              .offset(offset)
-              .execute()) as NarrowRow[]);
+          : ((await inOrder(
+              (rows(filters, plan) as Rows).where('hits.rank', '=', rank).select(NARROW_COLUMNS) as ListRows,
+              sort,
+              offset,
+              take,
+            ).execute()) as NarrowRow[]);
       narrow.push(...found);
       offset = 0;
     }

@@ -81,14 +81,12 @@ export function createIndexService(deps: ServiceDeps) {
      * record the list does not return (not integrated) is indexed too once opened by its id: searchable
      * like every other, counted apart ("opened by id"), and kept by the scans that cannot see it.
      */
-    writeThrough(records: Collection[], _source: 'list' | 'detail', context: RequestContext): void {
+    writeThrough(records: Collection[], context: RequestContext): void {
       const running = supervisor.current();
-      if (context.principal.kind === 'system' || !running) return;
-      const indexable = records;
-      if (!indexable.length) return;
+      if (context.principal.kind === 'system' || !running || !records.length) return;
       const seenAt = new Date(clock.now()).toISOString();
       setImmediate(() => {
-        running.store.upsert(indexable, seenAt).catch((error: unknown) => void supervisor.fault(error));
+        running.store.upsert(records, seenAt).catch((error: unknown) => void supervisor.fault(error));
       });
     },
 

@@ -77,6 +77,24 @@ describe.each(storeKinds())('on $name', (kind) => {
 
   const ids = (page: { data: { id: string }[] }) => page.data.map((r) => r.id);
 
+  /** One page of a search walked in order (`walkFrom` 1) and looked up (`walkFrom` ∞): the same rows and count. */
+  async function walkedAsLooked(q: string, filters: typeof noFilters, pageNumber: number, limit: number) {
+    const [walked, looked] = await Promise.all([
+      createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
+      createQueries(store, { walkFrom: Infinity }).search(q, filters, pageNumber, limit),
+    ]);
+    const seen = (page: typeof walked) => ({
+      q,
+      sort: filters.sort,
+      pageNumber,
+      limit,
+      ids: ids(page),
+      count: page.count,
+    });
+    expect(seen(walked)).toEqual(seen(looked));
+    return [walked, looked] as const;
+  }
+
   describe('search', () => {
     const search = (q: string) => createQueries(store).search(q, noFilters, 1, 10);
 
@@ -243,18 +261,7 @@ describe.each(storeKinds())('on $name', (kind) => {
             [1, 100],
             [9, 10],
           ] as const) {
-            const filters = { ...noFilters, sort };
-            const [walked, looked] = await Promise.all([
-              walking.search(q, filters, pageNumber, limit),
-              looking.search(q, filters, pageNumber, limit),
-            ]);
-            expect({ q, sort, pageNumber, ids: ids(walked), count: walked.count }).toEqual({
-              q,
-              sort,
-              pageNumber,
-              ids: ids(looked),
-              count: looked.count,
-            });
+            const [walked, looked] = await walkedAsLooked(q, { ...noFilters, sort }, pageNumber, limit);
             expect(walked.data.map((h) => h.matched)).toEqual(looked.data.map((h) => h.matched));
           }
       // With a filter the matches are looked up (their count needs every row): the same answer either way.
@@ -309,8 +316,6 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(ids(await strict.search('amara', noFilters, 1, 10))).toEqual(['pay_n3']);
       expect(ids(await strict.search('Abdul', noFilters, 1, 10))).toEqual(['pay_n2', 'pay_n1']);
       // Walked rank by rank (many matches) or looked up (few): the same pages.
-      const walking = createQueries(store, { walkFrom: 1 });
-      const looking = createQueries(store, { walkFrom: Infinity });
       for (const q of ['amara', 'Muhammad', 'Abdul', 'Grace Abdulahi', 'amar'])
         for (const [pageNumber, limit] of [
           [1, 1],
@@ -319,19 +324,8 @@ describe.each(storeKinds())('on $name', (kind) => {
           [1, 2],
           [2, 2],
           [4, 1],
-        ] as const) {
-          const [walked, looked] = await Promise.all([
-            walking.search(q, noFilters, pageNumber, limit),
-            looking.search(q, noFilters, pageNumber, limit),
-          ]);
-          expect({ q, pageNumber, limit, ids: ids(walked), count: walked.count }).toEqual({
-            q,
-            pageNumber,
-            limit,
-            ids: ids(looked),
-            count: looked.count,
-          });
-        }
+        ] as const)
+          await walkedAsLooked(q, noFilters, pageNumber, limit);
     });
 
     it('counts every match on each page of a search, and past its last page', async () => {
