@@ -9,8 +9,6 @@ import type { DeferredProps } from '@/components/ui/deferred';
 import { indicatorLabel, INDICATOR_BUTTON, type IndicatorStatus as Status } from './index-indicator-label';
 import { indexedCount } from './freshness';
 
-const nf = new Intl.NumberFormat('en');
-
 function when(iso: string | null) {
   return iso ? (
     <time dateTime={iso} title={formatUtc(iso)}>

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorMessage } from '@/lib/api/error-codes';
 import { apiGet, apiResponse, isApiFailure } from './api-client';
 
 /** A real HTTP server answering as the dashboard (or something in front of it) might. */

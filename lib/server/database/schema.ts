@@ -75,6 +75,11 @@ export type AppDatabase = {
     follow_up: string | null;
   };
   contact_tokens: { account: number; kind: string; token: string; id: string };
+  /**
+   * The forgiving forms of an account's name words, once per word (migration 0012): `kind` is `nameprefix`
+   * or `namesound`, `token` the form's keyed token, `word` the `name` token of a word it forgives.
+   */
+  name_words: { account: number; kind: string; token: string; word: string };
   sync_state: {
     account: number;
     /** The next list page the full scan reads (its checkpoint). */

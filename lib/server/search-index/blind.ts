@@ -1,7 +1,7 @@
 import 'server-only';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { doubleMetaphone } from 'double-metaphone';
-import { storedPhone, type StoredPhone } from './phones';
+import type { StoredPhone } from './phones';
 
 /**
  * The index's "blind index" (after CipherSweet and ankane/blind_index): a
@@ -148,19 +148,27 @@ export function nameSounds(word: string): string[] {
 }
 
 /**
- * The tokens a customer's spoken forms need (search as customers speak): the e-mail's words, and each name
- * word's prefixes and sounds. A number written at home needs none: it is read whole in each of the
- * account's countries (phones.ts) and looked up as the phone it is. An index written before them gets them
- * from a backfill.
+ * The tokens a customer's spoken forms need of each collection: the words of the e-mail's local part that
+ * are not words of the name (most addresses are made of the name: "amara.okafor12@…" of Amara Okafor has
+ * none). A search by the local part finds each word as either kind (queries.ts), and the page's contacts,
+ * opened, say whether it was the address. A name's start and sounds are kept once per distinct word
+ * (`wordForms`, table `name_words`), and a number written at home needs none: it is read whole in each of
+ * the account's countries (phones.ts) and looked up as the phone it is. An index written before them gets
+ * them from a backfill.
  */
-export function spokenTokens(keys: BlindKeys, contact: Contact, phone = storedPhone(contact.phone)) {
-  const out: { kind: TokenKind; token: string }[] = [];
-  for (const word of nameTokens(`${contact.firstName} ${contact.lastName}`)) {
-    for (const prefix of namePrefixes(word)) out.push({ kind: 'nameprefix', token: keys.token('nameprefix', prefix) });
-    for (const code of nameSounds(word)) out.push({ kind: 'namesound', token: keys.token('namesound', code) });
-  }
-  for (const word of emailWords(contact.email)) out.push({ kind: 'emailword', token: keys.token('emailword', word) });
-  return out;
+export function spokenTokens(keys: BlindKeys, contact: Contact) {
+  const named = new Set(nameTokens(`${contact.firstName} ${contact.lastName}`));
+  return emailWords(contact.email)
+    .filter((word) => !named.has(word))
+    .map((word) => ({ kind: 'emailword' as TokenKind, token: keys.token('emailword', word) }));
+}
+
+/** The forgiving forms of a name word: each prefix and each sound, as keyed tokens of their own kinds. */
+export function wordForms(keys: BlindKeys, word: string): { kind: 'nameprefix' | 'namesound'; token: string }[] {
+  return [
+    ...namePrefixes(word).map((p) => ({ kind: 'nameprefix' as const, token: keys.token('nameprefix', p) })),
+    ...nameSounds(word).map((code) => ({ kind: 'namesound' as const, token: keys.token('namesound', code) })),
+  ];
 }
 
 /** The countries of these phones (the account's countries, which read a national number). */
@@ -173,12 +181,7 @@ export function referenceKey(value: string): string {
 }
 
 /** Every search token of a contact, by kind (what the index stores instead of the contact). */
-export function contactTokens(
-  keys: BlindKeys,
-  contact: Contact,
-  /** The phone as `storedPhone` read it, when the caller has it already (parsing is the costly part). */
-  stored = storedPhone(contact.phone),
-): { kind: TokenKind; token: string }[] {
+export function contactTokens(keys: BlindKeys, contact: Contact): { kind: TokenKind; token: string }[] {
   const out: { kind: TokenKind; token: string }[] = [];
   const email = normaliseEmail(contact.email);
   if (email) out.push({ kind: 'email', token: keys.token('email', email) });
@@ -191,6 +194,6 @@ export function contactTokens(
     out.push({ kind: 'name', token: keys.token('name', name) });
   }
   for (const token of namePairTokens(keys, contact)) out.push({ kind: 'name2', token });
-  out.push(...spokenTokens(keys, contact, stored));
+  out.push(...spokenTokens(keys, contact));
   return out;
 }

@@ -54,8 +54,10 @@ export type SearchPlan = {
   /**
    * Each name word with what forgives it (`namePrefix`, `nameSounds`): the word as the start of a longer
    * one (3 to 8 letters), and its Double Metaphone codes. A match holds every word, in one form or another.
+   * `prefixWords` and `soundWords` are the `name` tokens of the account's words those forms forgive, read
+   * from its vocabulary (`name_words`) when the search is run (`planOf`); empty until then.
    */
-  nameWords: { word: string; prefix: string | null; sounds: string[] }[];
+  nameWords: { word: string; prefix: string | null; sounds: string[]; prefixWords: string[]; soundWords: string[] }[];
   /** The text as a part of a reference (`referencePart`): 3 characters or more, anywhere in it. */
   fragment: string | null;
 };
@@ -138,6 +140,8 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
         word,
         prefix: length >= NAME_PREFIX.min && length <= NAME_PREFIX.max ? word : null,
         sounds: nameSounds(word),
+        prefixWords: [],
+        soundWords: [],
       };
     });
     // "amara.okafor" or "okafor": the words of someone's e-mail address as well as of their name.
@@ -189,6 +193,12 @@ type NarrowRow = Pick<
  * reading every "sounds like" of it (a million rows: 120-160 ms) would only add rows after them.
  */
 const FORGIVE_BELOW = 200;
+
+/**
+ * The most words a search's forgiving forms read from the vocabulary: far above any prefix's or sound's
+ * words in a real account (a 3-letter prefix of 1,000,000 collections' names: tens), a bound on a search.
+ */
+const WORD_FORMS_LIMIT = 5_000;
 
 /** `walkFrom`: where a search starts walking the rows in order (`walkedPage`); `forgiveBelow`; tests set them low. */
 export function createQueries(
@@ -286,6 +296,31 @@ export function createQueries(
   }
 
   /**
+   * Ids whose e-mail's local part or name holds every one of these words: a word of both is kept once, as
+   * a `name` token (blind.ts `spokenTokens`). Each word is two key ranges; the words' ids are intersected.
+   */
+  function emailWordIds(words: string[]) {
+    const either = (word: string) =>
+      db
+        .selectFrom('contact_tokens')
+        .select('contact_tokens.id')
+        .where('contact_tokens.account', '=', account)
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('contact_tokens.kind', '=', 'emailword'),
+              eb('contact_tokens.token', '=', keys.token('emailword', word)),
+            ]),
+            eb.and([eb('contact_tokens.kind', '=', 'name'), eb('contact_tokens.token', '=', keys.token('name', word))]),
+          ]),
+        );
+    const [first, ...rest] = [...new Set(words)];
+    let intersection = either(first!);
+    for (const word of rest) intersection = intersection.intersect(either(word));
+    return db.selectFrom(intersection.as('local')).select('local.id');
+  }
+
+  /**
    * Every id a plan matches, one arm per kind, as one UNION ALL: each arm reads its own index. (A plain
    * UNION let SQLite merge the arms in id order, reading the reference arm by primary key, the whole
    * account: 240 ms at 1,000,000 rows instead of 2 ms.) The caller keeps each id once.
@@ -310,12 +345,7 @@ export function createQueries(
       plan.phone ? tokenIds('phone', keys.token('phone', plan.phone)) : null,
       plan.last4 ? tokenIds('last4', keys.token('last4', plan.last4)) : null,
       ...plan.nationals.map((n) => tokenIds('phone', keys.token('phone', n))),
-      plan.emailWords.length
-        ? allTokens(
-            'emailword',
-            plan.emailWords.map((w) => keys.token('emailword', w)),
-          )
-        : null,
+      plan.emailWords.length ? emailWordIds(plan.emailWords) : null,
       ...(plan.names.length ? nameArms(plan.names) : []),
     ];
     for (const arm of arms) if (arm) union = union.unionAll(arm);
@@ -323,24 +353,20 @@ export function createQueries(
   }
 
   /**
-   * The ids a name word matches, each with its best rank: the word itself, the start of a longer word,
-   * a word that sounds alike.
+   * The ids a name word matches, each with its best rank: the word itself, a longer word it starts, a word
+   * that sounds alike (the last two as the vocabulary's words, read by their `name` tokens).
    */
-  function wordMatches({ word, prefix, sounds }: SearchPlan['nameWords'][number]) {
-    const ranked = (kind: TokenKind, tokens: string[], rank: number) =>
+  function wordMatches({ word, prefixWords, soundWords }: SearchPlan['nameWords'][number]) {
+    const ranked = (tokens: string[], rank: number) =>
       db
         .selectFrom('contact_tokens')
         .select(['contact_tokens.id', sql<number>`${sql.lit(rank)}`.as('rank')])
         .where('contact_tokens.account', '=', account)
-        .where('contact_tokens.kind', '=', kind)
-        .where(
-          'contact_tokens.token',
-          'in',
-          tokens.map((t) => keys.token(kind, t)),
-        );
-    let union = ranked('name', [word], RANK.exact);
-    if (prefix) union = union.unionAll(ranked('nameprefix', [prefix], RANK.prefix));
-    if (sounds.length) union = union.unionAll(ranked('namesound', sounds, RANK.sounds));
+        .where('contact_tokens.kind', '=', 'name')
+        .where('contact_tokens.token', 'in', tokens);
+    let union = ranked([keys.token('name', word)], RANK.exact);
+    if (prefixWords.length) union = union.unionAll(ranked(prefixWords, RANK.prefix));
+    if (soundWords.length) union = union.unionAll(ranked(soundWords, RANK.sounds));
     return db
       .selectFrom(union.as('u'))
       .select(['u.id', sql<number>`min(u.rank)`.as('rank')])
@@ -405,7 +431,13 @@ export function createQueries(
       if (plan.last4) either.push(has('last4', keys.token('last4', plan.last4)));
       for (const n of plan.nationals) either.push(has('phone', keys.token('phone', n)));
       if (plan.emailWords.length)
-        either.push(eb.and(plan.emailWords.map((w) => has('emailword', keys.token('emailword', w)))));
+        either.push(
+          eb.and(
+            plan.emailWords.map((w) =>
+              eb.or([has('emailword', keys.token('emailword', w)), has('name', keys.token('name', w))]),
+            ),
+          ),
+        );
       const words = plan.names.map((w) => keys.token('name', w));
       if (words.length < 2 || !store.namePairsReady) {
         if (words.length) either.push(eb.and(words.map((t) => has('name', t))));
@@ -425,21 +457,16 @@ export function createQueries(
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
       const exact = matchesRow(plan)(eb);
       if (rank === RANK.exact) return exact;
-      const has = (kind: TokenKind, values: string[]) =>
-        holds(
-          eb,
-          kind,
-          values.map((value) => keys.token(kind, value)),
-        );
+      const has = (tokens: string[]) => holds(eb, 'name', tokens);
       const either = [exact];
       if (plan.nameWords.length)
         either.push(
           eb.and(
-            plan.nameWords.map(({ word, prefix, sounds }) =>
+            plan.nameWords.map(({ word, prefixWords, soundWords }) =>
               eb.or([
-                has('name', [word]),
-                ...(prefix ? [has('nameprefix', [prefix])] : []),
-                ...(rank >= RANK.sounds && sounds.length ? [has('namesound', sounds)] : []),
+                has([keys.token('name', word)]),
+                ...(prefixWords.length ? [has(prefixWords)] : []),
+                ...(rank >= RANK.sounds && soundWords.length ? [has(soundWords)] : []),
               ]),
             ),
           ),
@@ -578,7 +605,41 @@ export function createQueries(
         .executeTakeFirstOrThrow();
       if (Number(exact.n) >= forgiveBelow) return { ...plan, nameWords: [], fragment: null };
     }
-    return plan;
+    return withWordForms(plan);
+  }
+
+  /**
+   * The plan with each name word's forgiving forms read from the account's vocabulary: the words it starts
+   * and the words that sound like it, as `name` tokens (at most WORD_FORMS_LIMIT in all).
+   */
+  async function withWordForms(plan: SearchPlan): Promise<SearchPlan> {
+    const wanted = plan.nameWords.flatMap(({ prefix, sounds }) => [
+      ...(prefix ? [{ kind: 'nameprefix' as const, token: keys.token('nameprefix', prefix) }] : []),
+      ...sounds.map((code) => ({ kind: 'namesound' as const, token: keys.token('namesound', code) })),
+    ]);
+    if (!wanted.length) return plan;
+    const rows = await db
+      .selectFrom('name_words')
+      .select(['kind', 'token', 'word'])
+      .where('account', '=', account)
+      .where((eb) => eb.or(wanted.map((w) => eb.and([eb('kind', '=', w.kind), eb('token', '=', w.token)]))))
+      .limit(WORD_FORMS_LIMIT)
+      .execute();
+    const words = (kind: TokenKind, tokens: string[]) => {
+      const set = new Set(tokens);
+      return [...new Set(rows.filter((r) => r.kind === kind && set.has(r.token)).map((r) => r.word))];
+    };
+    return {
+      ...plan,
+      nameWords: plan.nameWords.map((w) => ({
+        ...w,
+        prefixWords: w.prefix ? words('nameprefix', [keys.token('nameprefix', w.prefix)]) : [],
+        soundWords: words(
+          'namesound',
+          w.sounds.map((code) => keys.token('namesound', code)),
+        ),
+      })),
+    };
   }
 
   /**
@@ -737,11 +798,16 @@ export function createQueries(
     return { rows: await withDetails(narrow), count };
   }
 
+  /** The words of each summary's e-mail local part, as its contact was opened (for `matchedFields`). */
+  const localWords = new WeakMap<CollectionSummary, Set<string>>();
+
   function toSummary({ row, details }: { row: NarrowRow; details?: DetailRow }): CollectionSummary {
     let contact = { firstName: '', lastName: '', emailMasked: '', phoneMasked: '' };
+    let local: Set<string> | null = null;
     try {
       if (details) {
         const opened = keys.open(details.contact_sealed, sealAad(accountKey, row.id));
+        local = new Set(emailWords(opened.email));
         contact = {
           firstName: opened.firstName,
           lastName: opened.lastName,
@@ -752,7 +818,7 @@ export function createQueries(
     } catch {
       // A row sealed under another secret cannot be read: shown without a contact, rebuilt by the next scan.
     }
-    return {
+    const summary: CollectionSummary = {
       id: row.id,
       reference: details?.reference ?? '',
       type: details?.type ?? '',
@@ -766,6 +832,8 @@ export function createQueries(
       completedAt: details?.completed_at ?? null,
       lineItemCount: Number(details?.line_item_count ?? 0),
     };
+    if (local) localWords.set(summary, local);
+    return summary;
   }
 
   /** Which of a plan's kinds each of these rows matched. */
@@ -778,16 +846,15 @@ export function createQueries(
     if (plan.phone) wanted.set(keys.token('phone', plan.phone), 'phone');
     if (plan.last4) wanted.set(keys.token('last4', plan.last4), 'phoneLast4');
     const nameTokenSet = new Set(plan.names.map((n) => keys.token('name', n)));
-    const emailWordSet = new Set(plan.emailWords.map((w) => keys.token('emailword', w)));
-    // Each name word's forgiving forms: its token as a prefix, its sounds.
+    // Each name word's forgiving forms: the words it starts, the words that sound like it.
     const forms = plan.nameWords.map((w) => ({
       exact: keys.token('name', w.word),
-      prefix: w.prefix ? keys.token('nameprefix', w.prefix) : null,
-      sounds: new Set(w.sounds.map((code) => keys.token('namesound', code))),
+      prefix: new Set(w.prefixWords),
+      sounds: new Set(w.soundWords),
     }));
-    const formTokens = forms.flatMap((f) => [...(f.prefix ? [f.prefix] : []), ...f.sounds]);
+    const formTokens = forms.flatMap((f) => [...f.prefix, ...f.sounds]);
     const found =
-      summaries.length && (wanted.size || nameTokenSet.size || emailWordSet.size)
+      summaries.length && (wanted.size || nameTokenSet.size)
         ? await db
             // The page's rows drive (CROSS JOIN keeps them the outer loop in SQLite), each one's tokens
             // looked up by the whole primary key. Asked by id IN (...) instead, SQLite read every id of
@@ -808,11 +875,8 @@ export function createQueries(
               ...(plan.phone || plan.nationals.length ? ['phone'] : []),
               ...(plan.last4 ? ['last4'] : []),
               ...(nameTokenSet.size ? ['name'] : []),
-              ...(emailWordSet.size ? ['emailword'] : []),
-              ...(forms.some((f) => f.prefix) ? ['nameprefix'] : []),
-              ...(forms.some((f) => f.sounds.size) ? ['namesound'] : []),
             ])
-            .where('t.token', 'in', [...wanted.keys(), ...nameTokenSet, ...emailWordSet, ...formTokens])
+            .where('t.token', 'in', [...wanted.keys(), ...nameTokenSet, ...formTokens])
             .whereRef('t.id', '=', 'collections.id')
             .execute()
         : [];
@@ -825,32 +889,32 @@ export function createQueries(
         fields.add('reference');
       else if (plan.fragment !== null && reference.includes(plan.fragment)) fields.add('referencePart');
       const mine = found.filter((f) => f.id === row.id);
-      for (const f of mine)
-        if (f.kind !== 'name' && f.kind !== 'emailword' && wanted.get(f.token)) fields.add(wanted.get(f.token)!);
+      for (const f of mine) if (f.kind !== 'name' && wanted.get(f.token)) fields.add(wanted.get(f.token)!);
       // The whole number matched: its national form says nothing more.
       if (fields.has('phone')) fields.delete('phoneNational');
       const names = mine.filter((f) => f.kind === 'name' && nameTokenSet.has(f.token));
       if (nameTokenSet.size && names.length === nameTokenSet.size) fields.add('name');
       else if (forms.length) {
         // Each word in its closest form; the loosest of those says how the name matched.
-        const held = (kind: TokenKind, token: string | null) =>
-          token !== null && mine.some((f) => f.kind === kind && f.token === token);
+        const held = (words: Set<string>) => mine.some((f) => f.kind === 'name' && words.has(f.token));
         const ranks = forms.map((f) =>
-          held('name', f.exact)
-            ? RANK.exact
-            : held('nameprefix', f.prefix)
-              ? RANK.prefix
-              : mine.some((t) => t.kind === 'namesound' && f.sounds.has(t.token))
-                ? RANK.sounds
-                : null,
+          held(new Set([f.exact])) ? RANK.exact : held(f.prefix) ? RANK.prefix : held(f.sounds) ? RANK.sounds : null,
         );
         if (ranks.every((r) => r !== null)) {
           const loosest = Math.max(...(ranks as number[]));
           fields.add(loosest === RANK.sounds ? 'nameSounds' : loosest === RANK.prefix ? 'namePrefix' : 'name');
         }
       }
-      const words = mine.filter((f) => f.kind === 'emailword' && emailWordSet.has(f.token));
-      if (emailWordSet.size && words.length === emailWordSet.size) fields.add('emailLocal');
+      // The words of an address's local part are told from the name's by the contact, opened for the page
+      // (a word of both is kept as a name token only): each says where it was found.
+      const local = localWords.get(row);
+      if (plan.emailWords.length && local) {
+        const named = new Set(nameTokens(`${row.contact.firstName} ${row.contact.lastName}`));
+        if (plan.emailWords.every((w) => local.has(w) || named.has(w))) {
+          if (plan.emailWords.some((w) => local.has(w))) fields.add('emailLocal');
+          if (plan.emailWords.some((w) => !local.has(w))) fields.add('name');
+        }
+      }
       result.set(row.id, [...fields]);
     }
     return result;

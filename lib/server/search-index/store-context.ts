@@ -4,6 +4,7 @@ import type { AppDb, Connection } from '../database/connect';
 import { lockIndexWrites, type Dialect } from '../database/dialect';
 import type { AppDatabase } from '../database/schema';
 import type { BlindKeys } from './blind';
+import { createWordMemory, type WordMemory } from './name-words';
 
 /**
  * What every part of the index's store works with (store.ts puts it together): the database, the
@@ -18,6 +19,8 @@ export type StoreContext = {
   /** The account's non-reversible key (sealed contacts are bound to it). */
   accountKey: string;
   keys: BlindKeys;
+  /** The name words whose forgiving forms this process has written (name-words.ts). */
+  words: WordMemory;
   /** A write transaction: on PostgreSQL it first takes the account's write lock (dialect.ts). */
   write<T>(fn: (trx: Transaction<AppDatabase>) => Promise<T>): Promise<T>;
 };
@@ -36,6 +39,7 @@ export function storeContext(
     account,
     accountKey,
     keys,
+    words: createWordMemory(),
     write: (fn) =>
       db.transaction().execute(async (trx) => {
         await lockIndexWrites(trx, account);

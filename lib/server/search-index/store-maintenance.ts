@@ -11,6 +11,7 @@ import {
   type Contact,
   type TokenKind,
 } from './blind';
+import { writeNameWords } from './name-words';
 import { notePhoneCountries, PHONE_COUNTRIES } from './phone-countries';
 import { storedPhone, type StoredPhone } from './phones';
 import { pruneRollups } from './rollups';
@@ -31,16 +32,18 @@ const BACKFILL_DONE = 'done';
 
 /**
  * Token kinds added after the index's first version, each with a backfill of its own (a cursor in
- * `index_meta`, absent on an index opened before the kind existed): name pairs, then the spoken forms
- * (a phone's national number and the e-mail's words, with the account's phone countries).
+ * `index_meta`, absent on an index opened before the kind existed): name pairs, the e-mail's words (with
+ * the account's phone countries), then the vocabulary of name words.
  */
 const BACKFILLS = [
   {
     name: 'name_pairs',
-    tokens: (keys: BlindKeys, contact: Contact, _phone: StoredPhone | null) =>
+    tokens: (keys: BlindKeys, contact: Contact) =>
       namePairTokens(keys, contact).map((token) => ({ kind: 'name2' as TokenKind, token })),
   },
   { name: 'spoken_tokens', tokens: spokenTokens },
+  /** The forgiving forms of the account's name words (table `name_words`), once per word. */
+  { name: 'name_words', tokens: (): { kind: TokenKind; token: string }[] => [] },
 ] as const;
 type Backfill = (typeof BACKFILLS)[number]['name'];
 
@@ -81,7 +84,7 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
     write(async (trx) => {
       const key = backfillKey(backfill.name, account);
       const cursor = (await cursorOf(trx, key)) ?? BACKFILL_DONE;
-      if (cursor === BACKFILL_DONE) return cursor;
+      if (cursor === BACKFILL_DONE) return { moved: cursor, words: [] as string[] };
       const rows = await trx
         .selectFrom('collection_details')
         .select(['id', 'contact_sealed'])
@@ -91,16 +94,19 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         .limit(TOKENS_PER_SLICE)
         .execute();
       const phones: (StoredPhone | null)[] = [];
+      const contacts: Contact[] = [];
       const tokens = rows.flatMap(({ id, contact_sealed }) => {
         try {
           const contact = keys.open(contact_sealed, sealAad(accountKey, id));
-          const phone = storedPhone(contact.phone);
-          phones.push(phone);
-          return backfill.tokens(keys, contact, phone).map((t) => ({ account, id, ...t }));
+          contacts.push(contact);
+          if (backfill.name === 'spoken_tokens') phones.push(storedPhone(contact.phone));
+          return backfill.tokens(keys, contact).map((t) => ({ account, id, ...t }));
         } catch {
           return []; // sealed under another secret: the store was emptied at open, so this cannot happen
         }
       });
+      const words = backfill.name === 'name_words' ? store.words.pending(keys, account, contacts) : null;
+      if (words) await writeNameWords(trx, words.rows);
       for (const part of chunks(tokens, TOKENS_PER_STATEMENT))
         await trx
           .insertInto('contact_tokens')
@@ -110,6 +116,9 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
       if (backfill.name === 'spoken_tokens') await notePhoneCountries(trx, account, phoneCountries(phones));
       const moved = rows.length < TOKENS_PER_SLICE ? BACKFILL_DONE : rows.at(-1)!.id;
       await trx.updateTable('index_meta').set({ value: moved }).where('key', '=', key).execute();
+      return { moved, words: words?.words ?? [] };
+    }).then(({ moved, words }) => {
+      store.words.written(words);
       return moved;
     });
 

@@ -4,6 +4,7 @@ import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import type { AppDatabase } from '../database/schema';
 import { contactTokens, phoneCountries, referenceKey, sealAad, type BlindKeys } from './blind';
+import { writeNameWords } from './name-words';
 import { notePhoneCountries } from './phone-countries';
 import { storedPhone } from './phones';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
@@ -142,9 +143,7 @@ async function writeSlice(
     // Records seen before: their old tokens, found again from their old sealed contact, go first.
     if (previous.size) await deleteTokens(trx, store, new Map([...previous].map(([id, p]) => [id, p.sealed])));
     const phones = slice.map((c) => storedPhone(c.contact.phone));
-    const tokens = slice.flatMap((c, i) =>
-      contactTokens(keys, c.contact, phones[i]).map((t) => ({ account, id: c.id, ...t })),
-    );
+    const tokens = slice.flatMap((c) => contactTokens(keys, c.contact).map((t) => ({ account, id: c.id, ...t })));
     for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
       await trx
         .insertInto('contact_tokens')
@@ -153,6 +152,14 @@ async function writeSlice(
         .execute();
     }
     await notePhoneCountries(trx, account, phoneCountries(phones));
+    // The forms of the name words this process has not written yet (most words are met again).
+    const words = store.words.pending(
+      keys,
+      account,
+      slice.map((c) => c.contact),
+    );
+    await writeNameWords(trx, words.rows);
+    return words.words;
   }
 }
 
@@ -275,7 +282,7 @@ export function createRecords(store: StoreContext) {
         if (i || unchanged.length) await yieldToRequests();
         // What the slice's records were is read under the write lock: another replica may have just
         // written one of them, and the roll-ups must count each change once.
-        await write(async (trx) =>
+        const words = await write(async (trx) =>
           writeSlice(
             trx,
             store,
@@ -288,6 +295,7 @@ export function createRecords(store: StoreContext) {
             ),
           ),
         );
+        store.words.written(words);
       }
     },
     /** Removes rows no scan, poll or live read has seen since `before` (the start of a completed scan). */

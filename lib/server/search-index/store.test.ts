@@ -131,6 +131,50 @@ describe.each(storeKinds())('on $name', (kind) => {
       for (const hit of page.data) expect(hit.matched).toContain(field);
     });
 
+    it("keeps an address's words apart from the name's only where they differ, and a name's forms once a word", async () => {
+      const kemi = (id: string, email: string) =>
+        collection(id, { contact: contact('Kemi', 'Bello', email, '+234 802 000 1111') });
+      await store.upsert(
+        [kemi('pay_k1', 'kbello.pay@example.com'), kemi('pay_k2', 'kemi.bello@example.com')],
+        '2026-11-20T00:00:00.000Z',
+      );
+      const rows = async (table: 'contact_tokens' | 'name_words', kind: string) =>
+        Number(
+          (
+            await store.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('kind', '=', kind)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      // kbello and pay are the address's own words; kemi and bello are the name's, kept as name tokens only.
+      expect(
+        await store.db
+          .selectFrom('contact_tokens')
+          .select(['id', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('kind', '=', 'emailword')
+          .where('id', 'like', 'pay_k%')
+          .groupBy('id')
+          .execute(),
+      ).toEqual([{ id: 'pay_k1', n: 2 }]);
+      expect((await search('kbello')).data.map((h) => [h.id, h.matched])).toEqual([['pay_k1', ['emailLocal']]]);
+      expect(ids(await search('kbello.pay@elsewhere.example'))).toEqual(['pay_k1']);
+      expect((await search('kemi.bello')).data.map((h) => [h.id, h.matched])).toEqual([
+        ['pay_k2', ['name', 'emailLocal']],
+        ['pay_k1', ['name']],
+      ]);
+      // Two more Kemi Bellos add no vocabulary: a word's forms are written once.
+      const before = [await rows('name_words', 'nameprefix'), await rows('name_words', 'namesound')];
+      expect(before[0]).toBeGreaterThan(0);
+      await store.upsert(
+        [kemi('pay_k3', 'k3@example.com'), kemi('pay_k4', 'k4@example.com')],
+        '2026-11-20T00:00:00.000Z',
+      );
+      expect([await rows('name_words', 'nameprefix'), await rows('name_words', 'namesound')]).toEqual(before);
+      expect(ids(await search('Bel'))).toEqual(expect.arrayContaining(['pay_k1', 'pay_k2', 'pay_k3', 'pay_k4']));
+    });
+
     it('finds a record only when it has every name token typed, however many and however often', async () => {
       await store.upsert(
         [
@@ -433,17 +477,17 @@ describe.each(storeKinds())('on $name', (kind) => {
     });
 
     it('gives records written before the spoken forms their tokens, and the account its countries', async () => {
-      // As the previous version left its index: no e-mail words, name prefixes or sounds, no countries.
-      await store.db
-        .deleteFrom('contact_tokens')
-        .where('kind', 'in', ['emailword', 'nameprefix', 'namesound'])
-        .execute();
+      // As an older version left its index: no e-mail words, no vocabulary of name words, no countries.
+      await store.db.deleteFrom('contact_tokens').where('kind', '=', 'emailword').execute();
+      await store.db.deleteFrom('name_words').execute();
       await store.db.deleteFrom('index_meta').where('key', 'like', 'spoken_tokens:%').execute();
+      await store.db.deleteFrom('index_meta').where('key', 'like', 'name_words:%').execute();
       await store.db.deleteFrom('index_meta').where('key', 'like', 'phone_countries:%').execute();
       await store.close();
       store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
       expect(store.tokensReady).toBe(false);
       expect((await search('0801 234 5678')).count).toBe(0);
+      expect((await search('Gracie Hoper')).count).toBe(0);
       expect(await store.backfillTokens(5_000)).toBe(true);
       expect(store.tokensReady).toBe(true);
       expect(ids(await search('0801 234 5678'))).toEqual(['pay_1']);
@@ -649,7 +693,8 @@ describe.each(storeKinds())('on $name', (kind) => {
       await store.upsert([paid], '2026-11-22T00:00:00.000Z');
       expect(await sealed()).not.toEqual(before);
       expect(ids(await createQueries(store).list({ ...noFilters, status: ['completed'] }, 1, 10))).toContain('pay_1');
-      // A new e-mail: the old one finds nothing any more, the new one does.
+      // A new e-mail: the old one finds nothing as an address any more, only as words (zoe is her new
+      // address's, okafor her name's: each said), the new one does.
       const moved = collection('pay_1', {
         ...RECORDS[0],
         contact: { ...RECORDS[0]!.contact, email: 'zoe@new.example' },
@@ -657,7 +702,12 @@ describe.each(storeKinds())('on $name', (kind) => {
       });
       await store.upsert([moved], '2026-11-23T00:00:00.000Z');
       const search = (q: string) => createQueries(store).search(q, noFilters, 1, 10);
-      expect((await search('zoe.okafor@example.com')).count).toBe(0);
+      expect((await search('zoe.okafor@example.com')).data.map((h) => [h.id, h.matched])).toEqual([
+        ['pay_1', ['emailLocal', 'name']],
+      ]);
+      expect((await search('okafor.zoe@elsewhere.example')).data.map((h) => h.matched)).toEqual([
+        ['emailLocal', 'name'],
+      ]);
       expect(ids(await search('zoe@new.example'))).toEqual(['pay_1']);
       expect(ids(await search('okafor zoe'))).toEqual(['pay_1']);
     });

@@ -49,6 +49,7 @@ const INDEX_TABLES = [
   'rollup_durations',
   'rollups',
   'contact_tokens',
+  'name_words',
   'collection_details',
   'collections',
   'sync_state',

@@ -11,6 +11,7 @@ import * as m0008 from './0008-completed-narrow';
 import * as m0009 from './0009-list-columns';
 import * as m0010 from './0010-opened-by-id';
 import * as m0011 from './0011-reference-fragments';
+import * as m0012 from './0012-name-words';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-list-columns': m0009,
   '0010-opened-by-id': m0010,
   '0011-reference-fragments': m0011,
+  '0012-name-words': m0012,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
