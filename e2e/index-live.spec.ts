@@ -181,3 +181,72 @@ test('two dashboards on one index file both answer searches', async ({ request }
     await expect.poll(() => searchIds(request, base, added.contact.email), { timeout: 15_000 }).toEqual([added.id]);
   }
 });
+
+test('the list outlives the upstream: from the index while the upstream is down, live again when it is back', async ({
+  page,
+  request,
+  axe,
+}) => {
+  test.slow(); // a sync to ready, the upstream stopped and started again, the browser's 15 s retry
+  const sandboxPort = E2E.sandboxPort + 26;
+  const upstream = () =>
+    start(binPath('tsx'), ['sandbox/main.ts'], {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_DB: join(dir, 'outlived-sandbox.sqlite'),
+    });
+  let sandbox = upstream();
+  await up(request, `http://127.0.0.1:${sandboxPort}/__sandbox/health`);
+  const base = `http://127.0.0.1:${E2E.port + 26}`;
+  start(binPath('next'), ['start', '-p', String(E2E.port + 26), '-H', '127.0.0.1'], {
+    SANDBOX_PORT: String(sandboxPort),
+    INDEX_PATH: join(dir, 'outlived.sqlite'),
+    INDEX_POLL_S: '1',
+  });
+  await up(request, `${base}/api/collections?limit=1`);
+  await indexReady(request, base);
+  type Page = { data: { id: string; reference: string }[]; meta: Record<string, unknown> };
+  const list = async () => {
+    const res = await request.get(`${base}/api/collections?limit=10`);
+    expect(res.status()).toBe(200);
+    return (await res.json()) as Page;
+  };
+  const live = await list();
+  expect(live.meta.source).toBe('upstream');
+
+  // The upstream goes away: the same page, from the index, saying why.
+  sandbox.child.kill('SIGTERM');
+  await sandbox.exited;
+  const fallback = await list();
+  expect(fallback.meta).toMatchObject({ source: 'index', fallback: { code: 'upstream_unreachable' } });
+  expect(fallback.data.map((c) => c.id)).toEqual(live.data.map((c) => c.id));
+  // A page past the index's end still says what the upstream did.
+  expect((await request.get(`${base}/api/collections?page=5000`)).status()).toBe(502);
+
+  await page.goto(`${base}/collections`);
+  const notice = page
+    .getByRole('status')
+    .filter({ hasText: /^The upstream API is unreachable; showing the index as of/ });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText(/\d+ of \d+\. The live list comes back by itself/);
+  await expect(page.getByRole('row').filter({ hasText: live.data[0]!.reference })).toBeVisible();
+  await expect(notice.getByRole('button', { name: 'Ask the upstream now' })).toBeEnabled();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await axe(page);
+  }
+
+  // A record whose live read fails: the error, and the index's last copy beside it.
+  await page.goto(`${base}/collections/${live.data[0]!.id}`);
+  await expect(page.getByRole('alert').filter({ hasText: 'The upstream API is down' })).toBeVisible();
+  const seen = page.getByRole('region', { name: /^Last seen by the index/ });
+  await expect(seen).toContainText(live.data[0]!.reference);
+  await axe(page);
+
+  // The upstream is back: the live list replaces the index's by itself.
+  await page.goto(`${base}/collections`);
+  sandbox = upstream();
+  await up(request, `http://127.0.0.1:${sandboxPort}/__sandbox/health`);
+  await expect(notice).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByRole('row').filter({ hasText: live.data[0]!.reference })).toBeVisible();
+  expect((await list()).meta.source).toBe('upstream');
+});

@@ -12,6 +12,8 @@
  *                          interleaved with ours: what a change cost, side by side
  *   --index-only           only the search index at scale (scripts/bench-index.ts), on SQLite and PostgreSQL
  *   --postgres-only        with --index-only: PostgreSQL's pass alone
+ *   --sqlite-only          with --index-only: SQLite's pass alone (BENCH_INDEX_REUSE=1: on the index the
+ *                          last run synced, without the sync's figures)
  *   --pages-only           only first-load JS, rows visible and "Next page" (a few minutes)
  *   --with-lighthouse      with --pages-only: Lighthouse (scores and total blocking time) and CPU per
  *                          request too, beside BENCH_BEFORE's when given (no load test, no scale)
@@ -442,6 +444,7 @@ async function indexAtScale() {
     console.log(`\nSearch index on SQLite (${SCALE.toLocaleString('en')} collections)`);
     await benchIndex(both);
   }
+  if (process.argv.includes('--sqlite-only')) return;
   // The same figures with the index on PostgreSQL (several replicas' store), when it is installed here.
   if (!postgresBinaries()) {
     console.log('\nPostgreSQL is not installed: its index figures are left out (apt-get install postgresql).');

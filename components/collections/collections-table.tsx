@@ -8,10 +8,11 @@ import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'r
 import { useZone } from '@/components/ui/zone';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SkipToPagination } from '@/components/ui/skip-link';
-import { zoneName } from '@/lib/format/dates';
+import { formatDateTime, zoneName } from '@/lib/format/dates';
+import type { ErrorCode } from '@/lib/api/error-codes';
 import { ErrorState } from '@/components/ui/error-state';
 import { lastPage as lastPageOf, viewHref, viewQuery, type ListPath } from '@/lib/api/list-state';
-import type { CollectionRow } from '@/lib/query/rows';
+import type { CollectionRow, RowFallback } from '@/lib/query/rows';
 import { collectionListOptions } from '@/lib/query/options';
 import { CELL_CLASS, collectionColumns, features, type ColumnId, type Copied } from './columns';
 import { Pagination } from './pagination';
@@ -159,6 +160,13 @@ export function CollectionsTable({
         </EmptyState>
       ) : (
         <TrailRecorder path={path} keep={viewQuery(path, state)} page={page} limit={limit} count={count}>
+          {envelope.meta.fallback ? (
+            <FallbackNotice
+              fallback={envelope.meta.fallback}
+              onRetry={() => void query.refetch()}
+              retrying={query.isFetching}
+            />
+          ) : null}
           {live ? <ListSummary count={count} /> : null}
           <SkipToPagination />
           <div
@@ -230,6 +238,55 @@ function ListSummary({ count }: { count: number }) {
       · integrated collections only (the API lists no others; any collection opens by its id) · times in{' '}
       {zone === 'UTC' ? 'UTC' : `${zoneName(zone)} (${zone})`}
     </p>
+  );
+}
+
+/** What the upstream's failure was, in the words of the notice. */
+const FAILED: Partial<Record<ErrorCode, string>> = {
+  upstream_unreachable: 'The upstream API is unreachable',
+  upstream_error: 'The upstream API is failing',
+  upstream_timeout: 'The upstream API is not answering in time',
+  rate_limited: 'The upstream API is rate-limiting the dashboard',
+};
+
+/**
+ * The live list's page came from the index: the upstream's list failed. Says so, how fresh the index is,
+ * and that the live list comes back by itself (the query asks again every 15 s; the button, now).
+ */
+function FallbackNotice({
+  fallback,
+  onRetry,
+  retrying,
+}: {
+  fallback: RowFallback;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  const zone = useZone();
+  const nf = new Intl.NumberFormat('en');
+  const held =
+    fallback.upstreamCount === null
+      ? `${nf.format(fallback.indexed)} indexed`
+      : `${nf.format(fallback.indexed)} of ${nf.format(fallback.upstreamCount)}`;
+  return (
+    <div
+      role="status"
+      className="mb-3 flex flex-wrap items-center justify-between gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
+      <p>
+        {FAILED[fallback.code] ?? 'The upstream API failed'}; showing the index
+        {fallback.asOf ? ` as of ${formatDateTime(fallback.asOf, zone)}` : ''}, {held}. The live list comes back by
+        itself when the upstream answers.
+      </p>
+      <button
+        type="button"
+        onClick={onRetry}
+        disabled={retrying}
+        className="rounded-md border border-amber-400 px-2 py-1 font-medium hover:bg-amber-100 disabled:opacity-60 dark:border-amber-600 dark:hover:bg-amber-900"
+      >
+        {retrying ? 'Asking the upstream…' : 'Ask the upstream now'}
+      </button>
+    </div>
   );
 }
 

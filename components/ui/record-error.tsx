@@ -8,11 +8,14 @@ export function RecordError({
   id,
   failure,
   before,
+  after,
 }: {
   noun: string;
   id: string;
   failure: ApiFailure;
   before?: ReactNode;
+  /** What else the dashboard knows of the record (the index's last copy of a collection). */
+  after?: ReactNode;
 }) {
   return (
     <div className="space-y-4">
@@ -21,6 +24,7 @@ export function RecordError({
         {noun} <span className="font-mono text-base">{id}</span>
       </h1>
       <DetailError failure={failure} />
+      {after}
     </div>
   );
 }

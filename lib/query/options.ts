@@ -35,5 +35,11 @@ export function collectionListOptions(path: ListPath, state: ListState) {
           signal,
         }),
       ),
+    // A page the index answered because the upstream's list failed: the live list is asked again, and
+    // replaces it as soon as the upstream answers.
+    refetchInterval: (query) => (query.state.data?.meta.fallback ? FALLBACK_RETRY_MS : false),
   });
 }
+
+/** How often a list shown from the index while the upstream fails asks the upstream again. */
+export const FALLBACK_RETRY_MS = 15_000;

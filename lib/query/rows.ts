@@ -1,4 +1,5 @@
 import type { CollectionSummary, MatchedField } from '@/lib/api/summary';
+import type { ErrorCode } from '@/lib/api/error-codes';
 import type { Collection, ListMeta } from '@/lib/api/schemas';
 
 /**
@@ -22,7 +23,13 @@ export type CollectionRow = {
   matched?: MatchedField[];
 };
 
-export type RowPage = { data: CollectionRow[]; meta: Pick<ListMeta, 'count' | 'next' | 'prev'> };
+/** Why a live list's page came from the index (the upstream's list failed), and how fresh the index is. */
+export type RowFallback = { code: ErrorCode; asOf: string | null; indexed: number; upstreamCount: number | null };
+
+export type RowPage = {
+  data: CollectionRow[];
+  meta: Pick<ListMeta, 'count' | 'next' | 'prev'> & { fallback?: RowFallback };
+};
 
 /** A live record's row. */
 export function toRow(c: Collection): CollectionRow {
@@ -75,5 +82,9 @@ export function toRowPage({ data, meta }: Page<Collection> | Page<CollectionSumm
     // A live record carries its line items (`metadata`); a summary only counts them.
     'metadata' in item ? toRow(item) : summaryRow(item),
   );
-  return { data: rows, meta: { count: meta.count, next: meta.next, prev: meta.prev } };
+  const fallback = meta.fallback as RowFallback | undefined;
+  return {
+    data: rows,
+    meta: { count: meta.count, next: meta.next, prev: meta.prev, ...(fallback ? { fallback } : {}) },
+  };
 }

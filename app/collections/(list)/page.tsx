@@ -13,7 +13,7 @@ import {
   toSearchParams,
 } from '@/lib/api/list-state';
 import { isAdmin, requestContext } from '@/lib/server/context';
-import { indexedCollections, liveCollections } from '@/lib/server/reads/collections';
+import { indexedCollections, liveOrIndexed } from '@/lib/server/reads/collections';
 import { runtime } from '@/lib/server/runtime';
 import { prefetchList } from '../collections-view';
 
@@ -38,7 +38,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   const [status, { count, rows }] = await Promise.all([
     runtime().index.status(),
     prefetchList('/collections', state, () =>
-      indexed ? indexedCollections(context, state) : liveCollections(context, state),
+      indexed ? indexedCollections(context, state) : liveOrIndexed(context, state),
     ),
   ]);
   return (

@@ -16,6 +16,9 @@ import { noteInput } from '@/lib/support/note';
 import { RecordError } from '@/components/ui/record-error';
 import { getConfig } from '@/lib/server/env';
 import { readRecord, recordForPage } from '@/lib/server/reads/record-page';
+import { lastSeenCollection } from '@/lib/server/reads/collections';
+import { requestContext } from '@/lib/server/context';
+import { LastSeen } from '@/components/collections/detail/last-seen';
 import { label } from '@/lib/format/labels';
 
 type Props = { params: Promise<{ id: string }> };
@@ -33,10 +36,22 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CollectionPage({ params }: Props) {
   const { id } = await params;
   const result = await recordForPage('collection', id);
-  if (!result.ok) return <RecordError noun="Collection" id={id} failure={result.failure} before={<BackToList />} />;
+  const { amountMinorUnits } = getConfig();
+  if (!result.ok) {
+    // The upstream failed: the index's last copy, when it has one, beside the error.
+    const seen = await lastSeenCollection(await requestContext(), id);
+    return (
+      <RecordError
+        noun="Collection"
+        id={id}
+        failure={result.failure}
+        before={<BackToList />}
+        after={seen ? <LastSeen {...seen} minorUnits={amountMinorUnits} /> : null}
+      />
+    );
+  }
 
   const c = result.data;
-  const { amountMinorUnits } = getConfig();
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">

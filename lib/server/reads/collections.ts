@@ -4,6 +4,7 @@ import { defaults, filterSchema, isIndexed, type ListState, type SearchState } f
 import { assertContext, type RequestContext } from '../context';
 import { listCollections } from '../data';
 import { AppError } from '../errors';
+import { isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
 import { audited, searchKind, searchTarget } from '../audit/audit';
 import { storeFault } from '../database/connect';
 import { runtime } from '../runtime';
@@ -118,11 +119,70 @@ export async function liveCollections(context: RequestContext, state: ListState)
   );
 }
 
-/** `/api/collections`: the live upstream list, or the index when filtered, searched or sorted. */
+/** Why the list came from the index instead of the upstream, and how fresh the index is (`meta.fallback`). */
+export type ListFallback = {
+  /** The upstream's error code: unreachable, 5xx, timeout or rate-limited. */
+  code: ErrorCode;
+  asOf: string | null;
+  indexed: number;
+  upstreamCount: number | null;
+};
+
+/**
+ * The live list; or, when the upstream's list read meets a fault that may pass (unreachable, 5xx, a
+ * timeout, 429) and the index is ready, the same page from the index, saying why (`meta.fallback`). The
+ * browser asks the live list again while it shows the fallback: it comes back by itself.
+ */
+export async function liveOrIndexed(context: RequestContext, state: ListState) {
+  try {
+    const live = await liveCollections(context, state);
+    return { ...live, meta: { ...live.meta, source: 'upstream' as const } };
+  } catch (error) {
+    if (!(error instanceof AppError) || !isTransientCode(error.code)) throw error;
+    const status = await runtime()
+      .index.status()
+      .catch(() => null);
+    // Ready: a full scan completed. The sync meets the same fault and says "error" after a few tries; its
+    // rows are as good as when the upstream last answered.
+    const whole =
+      status?.lastFullScanAt != null &&
+      (status.state === 'ready' || (status.state === 'error' && status.error && isTransientCode(status.error)));
+    if (!status || !whole) throw error;
+    const page = await indexedCollections(context, state).catch(() => Promise.reject(error));
+    // A page past the index's end (the live list may be longer): the upstream's error says more.
+    if (!page.data.length && page.meta.count > 0) throw error;
+    const fallback: ListFallback = {
+      code: error.code,
+      asOf: status.asOf,
+      indexed: status.indexed,
+      upstreamCount: status.upstreamCount,
+    };
+    return {
+      ...page,
+      message: 'Collections from the index: the upstream list failed',
+      meta: { ...page.meta, fallback },
+    };
+  }
+}
+
+/** `/api/collections`: the live upstream list (or the index when it fails), or the index when filtered, searched or sorted. */
 export async function collectionsPage(context: RequestContext, state: ListState) {
   if (isIndexed(state)) return indexedCollections(context, state);
-  const live = await liveCollections(context, state);
-  return { ...live, meta: { ...live.meta, source: 'upstream' as const } };
+  return liveOrIndexed(context, state);
+}
+
+/**
+ * The index's last copy of a collection and when the upstream last showed it, for a record page whose live
+ * read failed: null when the index is off, faulty or does not hold it (the page shows its error alone).
+ */
+export async function lastSeenCollection(context: RequestContext, id: string) {
+  assertContext(context);
+  try {
+    const queries = await runtime().index.queries();
+    return await queries.lastSeen(id);
+  } catch {
+    return null;
+  }
 }
 
 /** `/api/overview` and the `/overview` page: the roll-ups for a range, with the index's freshness. */

@@ -77,10 +77,15 @@ describe.each(storeKinds())('on $name', (kind) => {
 
   const ids = (page: { data: { id: string }[] }) => page.data.map((r) => r.id);
 
-  /** One page of a search walked in order (`walkFrom` 1) and looked up (`walkFrom` ∞): the same rows and count. */
+  /**
+   * One page of a search walked in order (`walkFrom` 1), walked with a short reach (its first 12 rows of the
+   * order at most: a page it cannot fill there is looked up) and looked up (`walkFrom` ∞): the same rows and
+   * count.
+   */
   async function walkedAsLooked(q: string, filters: typeof noFilters, pageNumber: number, limit: number) {
-    const [walked, looked] = await Promise.all([
+    const [walked, short, looked] = await Promise.all([
       createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
+      createQueries(store, { walkFrom: 1, walkReadsAtMost: 12 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: Infinity }).search(q, filters, pageNumber, limit),
     ]);
     const seen = (page: typeof walked) => ({
@@ -92,6 +97,7 @@ describe.each(storeKinds())('on $name', (kind) => {
       count: page.count,
     });
     expect(seen(walked)).toEqual(seen(looked));
+    expect(seen(short)).toEqual(seen(looked));
     return [walked, looked] as const;
   }
 

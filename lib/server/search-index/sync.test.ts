@@ -101,6 +101,25 @@ function sync(owner = 'test', overrides: { rps?: number; pollMs?: number; s?: In
   });
 }
 
+/**
+ * A leader "a" that has read three pages, its scan's checkpoint, and its next upstream read hanging until
+ * `release()` is called.
+ */
+async function leaderWithStalledRead() {
+  const a = sync('a', { pollMs: 10_000_000 });
+  for (let i = 0; i < 3; i++) upstream.clock.now += await a.step();
+  const checkpoint = (await store.state()).scan_page;
+  const slow = upstream.readPage;
+  let released!: () => void;
+  const hung = new Promise<void>((resolve) => (released = resolve));
+  upstream.readPage = async (page, limit) => {
+    upstream.readPage = slow;
+    await hung;
+    return slow(page, limit);
+  };
+  return { a, checkpoint, release: () => released() };
+}
+
 /** Runs steps until `until` holds (or a step budget runs out), moving the clock by each wait. */
 async function run(s: ReturnType<typeof sync>, until: () => Promise<boolean> | boolean, budget = 10_000) {
   for (let i = 0; i < budget; i++) {
@@ -333,6 +352,35 @@ describe.each(storeKinds())('on $name', (each) => {
         // pages 1 and 2 of the scan are not read again.
         expect(upstream.requests.slice(before).map((r) => r.page)).toEqual([5, 3, 4, 5]);
         expect((await indexedIds()).size).toBe(450);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('hands over only after the step under way has written, and starts none after', async () => {
+      const other = await open();
+      try {
+        const { a, checkpoint, release } = await leaderWithStalledRead();
+        const stalled = a.step();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        let handedOver = false;
+        const stopping = a.stop().then(() => (handedOver = true));
+        // The page is still being read: the lease is a's, and another replica waits.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(handedOver).toBe(false);
+        const b = sync('b', { s: other, pollMs: 10_000_000 });
+        expect(await b.step()).toBe(5_000);
+        expect(b.snapshot().leader).toBe(false);
+        release();
+        await stalled;
+        await stopping;
+        // a wrote its page, then gave the lease up; its loop's next step does nothing.
+        expect((await store.state()).scan_page).toBe(checkpoint + 1);
+        const asked = upstream.requests.length;
+        await a.step();
+        expect(upstream.requests).toHaveLength(asked);
+        await b.step();
+        expect(b.snapshot().leader).toBe(true);
       } finally {
         await other.close();
       }

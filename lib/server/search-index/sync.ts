@@ -248,41 +248,64 @@ export function createSync(deps: SyncDeps) {
     return backoff;
   }
 
+  /** The step under way, if any (a hand-over waits for it), and whether the sync was stopped. */
+  let inFlight: Promise<number> | null = null;
+  let stopped = false;
+
+  async function oneStep(): Promise<number> {
+    const now = deps.now();
+    // A leader waiting (Retry-After, a backoff, the next poll) still renews its lease every 5 s, so a wait
+    // longer than the lease never hands the sync to a replica that knows nothing of the 429 or the backoff.
+    if (blockedUntil > now) {
+      if (!leader) return blockedUntil - now;
+      await ensureLease();
+      return Math.min(blockedUntil - now, LEASE_RENEW_MS);
+    }
+    if (!(await ensureLease())) return NO_LEASE_RETRY_MS;
+    const polling = pollStage !== null || now >= nextPollAt;
+    if (!polling && now < nextScanAt) return Math.min(Math.min(nextScanAt, nextPollAt) - now, LEASE_RENEW_MS);
+    try {
+      await (polling ? poll() : scan());
+    } catch (error) {
+      // The store's own faults (a damaged or full file) are the service's to handle, not the upstream's.
+      if (storeFault(error)) throw error;
+      return onFailure(error, polling);
+    }
+    if (failures || lastErrorCode) {
+      failures = 0;
+      lastErrorCode = null;
+      await store.saveState({ error_code: null, error_at: null });
+    }
+    return pace();
+  }
+
   return {
-    /** Does at most one upstream request; returns the milliseconds to wait before the next step. */
+    /**
+     * Does at most one upstream request; returns the milliseconds to wait before the next step. After
+     * `stop()` it does nothing (and takes no lease).
+     */
     async step(): Promise<number> {
-      const now = deps.now();
-      // A leader waiting (Retry-After, a backoff, the next poll) still renews its lease every 5 s, so a wait
-      // longer than the lease never hands the sync to a replica that knows nothing of the 429 or the backoff.
-      if (blockedUntil > now) {
-        if (!leader) return blockedUntil - now;
-        await ensureLease();
-        return Math.min(blockedUntil - now, LEASE_RENEW_MS);
-      }
-      if (!(await ensureLease())) return NO_LEASE_RETRY_MS;
-      const polling = pollStage !== null || now >= nextPollAt;
-      if (!polling && now < nextScanAt) return Math.min(Math.min(nextScanAt, nextPollAt) - now, LEASE_RENEW_MS);
+      if (stopped) return STOPPED_WAIT_MS;
+      const step = oneStep();
+      inFlight = step;
       try {
-        await (polling ? poll() : scan());
-      } catch (error) {
-        // The store's own faults (a damaged or full file) are the service's to handle, not the upstream's.
-        if (storeFault(error)) throw error;
-        return onFailure(error, polling);
+        return await step;
+      } finally {
+        if (inFlight === step) inFlight = null;
       }
-      if (failures || lastErrorCode) {
-        failures = 0;
-        lastErrorCode = null;
-        await store.saveState({ error_code: null, error_at: null });
-      }
-      return pace();
     },
 
     snapshot(): SyncSnapshot {
       return { leader, failures, lastErrorCode, blockedUntil };
     },
 
-    /** Gives the lease up (a clean shutdown). */
+    /**
+     * Gives the lease up (a clean shutdown): no step starts after it, and the one under way finishes first
+     * (released before it ended, its write could land after another replica took the lease and moved on).
+     */
     async stop(): Promise<void> {
+      stopped = true;
+      await inFlight?.catch(() => {});
       if (leader) await store.release(deps.owner).catch(() => {});
       leader = false;
     },
@@ -290,6 +313,9 @@ export function createSync(deps: SyncDeps) {
 }
 
 export type IndexSync = ReturnType<typeof createSync>;
+
+/** What a stopped sync's step asks its loop to wait: nothing will happen (the loop is ending anyway). */
+const STOPPED_WAIT_MS = 60_000;
 
 /** Whether a sync's failures amount to the index being in error (it keeps trying either way). */
 export function isErrorState(state: Pick<SyncState, 'error_code'>, failures: number): boolean {
