@@ -181,7 +181,12 @@ export function referenceKey(value: string): string {
 }
 
 /** Every search token of a contact, by kind (what the index stores instead of the contact). */
-export function contactTokens(keys: BlindKeys, contact: Contact): { kind: TokenKind; token: string }[] {
+export function contactTokens(
+  keys: BlindKeys,
+  contact: Contact,
+  /** Filled with each name word and its `name` token (the vocabulary's writer needs both: one HMAC each). */
+  words?: Map<string, string>,
+): { kind: TokenKind; token: string }[] {
   const out: { kind: TokenKind; token: string }[] = [];
   const email = normaliseEmail(contact.email);
   if (email) out.push({ kind: 'email', token: keys.token('email', email) });
@@ -191,7 +196,9 @@ export function contactTokens(keys: BlindKeys, contact: Contact): { kind: TokenK
     out.push({ kind: 'last4', token: keys.token('last4', phone.slice(-4)) });
   }
   for (const name of nameTokens(`${contact.firstName} ${contact.lastName}`)) {
-    out.push({ kind: 'name', token: keys.token('name', name) });
+    const token = keys.token('name', name);
+    words?.set(name, token);
+    out.push({ kind: 'name', token });
   }
   for (const token of namePairTokens(keys, contact)) out.push({ kind: 'name2', token });
   out.push(...spokenTokens(keys, contact));

@@ -3,6 +3,15 @@ import type { Transaction } from 'kysely';
 import type { AppDatabase } from '../database/schema';
 import { nameTokens, wordForms, type BlindKeys, type Contact } from './blind';
 
+/** Each name word of these contacts with its `name` token (for `pending`, where no `contactTokens` ran). */
+export function nameWordTokens(keys: BlindKeys, contacts: Pick<Contact, 'firstName' | 'lastName'>[]) {
+  const words = new Map<string, string>();
+  for (const c of contacts)
+    for (const word of nameTokens(`${c.firstName} ${c.lastName}`))
+      if (!words.has(word)) words.set(word, keys.token('name', word));
+  return words;
+}
+
 /**
  * The vocabulary of an account's names (table `name_words`, migration 0012): each distinct name word's
  * forgiving forms (its prefixes, its sounds) mapped to the word's `name` token, written the first time the
@@ -23,18 +32,19 @@ export type NameWordRow = { account: number; kind: string; token: string; word: 
 export function createWordMemory() {
   const known = new Set<string>();
   return {
-    /** The forms of these contacts' name words not yet written (as far as this process knows). */
-    pending(keys: BlindKeys, account: number, contacts: Pick<Contact, 'firstName' | 'lastName'>[]) {
-      const words = new Map<string, string>();
-      for (const c of contacts)
-        for (const word of nameTokens(`${c.firstName} ${c.lastName}`)) {
-          const token = keys.token('name', word);
-          if (!known.has(token)) words.set(token, word);
-        }
+    /**
+     * The forms of these name words (each with its `name` token, as `contactTokens` gave them) not yet
+     * written, as far as this process knows.
+     */
+    pending(keys: BlindKeys, account: number, words: Map<string, string>) {
       const rows: NameWordRow[] = [];
-      for (const [token, word] of words)
+      const fresh: string[] = [];
+      for (const [word, token] of words) {
+        if (known.has(token)) continue;
+        fresh.push(token);
         for (const form of wordForms(keys, word)) rows.push({ account, ...form, word: token });
-      return { words: [...words.keys()], rows };
+      }
+      return { words: fresh, rows };
     },
     /** Marks words written (after their transaction committed). */
     written(words: string[]) {

@@ -11,7 +11,7 @@ import {
   type Contact,
   type TokenKind,
 } from './blind';
-import { writeNameWords } from './name-words';
+import { nameWordTokens, writeNameWords } from './name-words';
 import { notePhoneCountries, PHONE_COUNTRIES } from './phone-countries';
 import { storedPhone, type StoredPhone } from './phones';
 import { pruneRollups } from './rollups';
@@ -105,7 +105,8 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
           return []; // sealed under another secret: the store was emptied at open, so this cannot happen
         }
       });
-      const words = backfill.name === 'name_words' ? store.words.pending(keys, account, contacts) : null;
+      const words =
+        backfill.name === 'name_words' ? store.words.pending(keys, account, nameWordTokens(keys, contacts)) : null;
       if (words) await writeNameWords(trx, words.rows);
       for (const part of chunks(tokens, TOKENS_PER_STATEMENT))
         await trx

@@ -143,7 +143,10 @@ async function writeSlice(
     // Records seen before: their old tokens, found again from their old sealed contact, go first.
     if (previous.size) await deleteTokens(trx, store, new Map([...previous].map(([id, p]) => [id, p.sealed])));
     const phones = slice.map((c) => storedPhone(c.contact.phone));
-    const tokens = slice.flatMap((c) => contactTokens(keys, c.contact).map((t) => ({ account, id: c.id, ...t })));
+    const words = new Map<string, string>();
+    const tokens = slice.flatMap((c) =>
+      contactTokens(keys, c.contact, words).map((t) => ({ account, id: c.id, ...t })),
+    );
     for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
       await trx
         .insertInto('contact_tokens')
@@ -153,13 +156,9 @@ async function writeSlice(
     }
     await notePhoneCountries(trx, account, phoneCountries(phones));
     // The forms of the name words this process has not written yet (most words are met again).
-    const words = store.words.pending(
-      keys,
-      account,
-      slice.map((c) => c.contact),
-    );
-    await writeNameWords(trx, words.rows);
-    return words.words;
+    const pending = store.words.pending(keys, account, words);
+    await writeNameWords(trx, pending.rows);
+    return pending.words;
   }
 }
 
