@@ -38,6 +38,8 @@ function copyFor(failure: ApiFailure, secondsLeft: number) {
       };
     case 'index_unavailable':
       return { title: 'Search and filters are unavailable', body: failure.message };
+    case 'index_busy':
+      return { title: 'This search is too broad to answer quickly', body: failure.message };
     default:
       return { title: 'Something went wrong', body: failure.message };
   }

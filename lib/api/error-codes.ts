@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   upstream_invalid: 502,
   upstream_timeout: 504,
   index_unavailable: 503,
+  index_busy: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -77,6 +78,8 @@ export function errorMessage(
       return 'The upstream API returned data the dashboard cannot read';
     case 'index_unavailable':
       return 'Search and filters are unavailable: the index is off';
+    case 'index_busy':
+      return 'The index took too long to answer this: narrow it (another word, a filter, more of the reference) and try again';
     case 'upstream_timeout':
       return detail?.timeoutMs
         ? `The upstream API did not answer within ${detail.timeoutMs} ms`

@@ -214,7 +214,7 @@ export function openApiDocument(version: string) {
               'A page of collections',
               envelope({ type: 'array', items: { anyOf: [ref('Collection'), ref('CollectionSummary')] } }, true),
             ),
-            ...errors('bad_request', ...GATED, 'forbidden', 'index_unavailable', ...UPSTREAM),
+            ...errors('bad_request', ...GATED, 'forbidden', 'index_unavailable', 'index_busy', ...UPSTREAM),
           },
         },
       },
@@ -244,7 +244,7 @@ export function openApiDocument(version: string) {
           parameters: stateParameters(searchStateSchema, ['q']),
           responses: {
             ...ok('Matching collections', envelope({ type: 'array', items: ref('CollectionSummary') }, true)),
-            ...errors('bad_request', ...GATED, 'index_unavailable'),
+            ...errors('bad_request', ...GATED, 'index_unavailable', 'index_busy'),
           },
         },
       },
@@ -260,7 +260,7 @@ export function openApiDocument(version: string) {
           parameters: stateParameters(overviewSchema),
           responses: {
             ...ok('The overview', envelope({ type: 'object' })),
-            ...errors('bad_request', ...GATED, 'index_unavailable'),
+            ...errors('bad_request', ...GATED, 'index_unavailable', 'index_busy'),
           },
         },
       },
@@ -284,7 +284,7 @@ export function openApiDocument(version: string) {
           ],
           responses: {
             ...ok('RFC 4180 CSV, UTF-8 with a BOM', { type: 'string' }, 'text/csv'),
-            ...errors('bad_request', ...GATED, 'forbidden_role', 'index_unavailable', ...UPSTREAM),
+            ...errors('bad_request', ...GATED, 'forbidden_role', 'index_unavailable', 'index_busy', ...UPSTREAM),
           },
         },
       },

@@ -1,8 +1,44 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { describeTarget, postgresConfig, storeFault } from './connect';
+import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
+import {
+  connect,
+  describeTarget,
+  isStatementTimeout,
+  postgresConfig,
+  READ_STATEMENT_TIMEOUT_MS,
+  storeFault,
+} from './connect';
 
 describe('the database connection', () => {
+  // A real server: CI installs PostgreSQL (.ci/run); a machine without it skips this test, as the replicas' e2e.
+  it.skipIf(!postgresBinaries() && !process.env.CI)(
+    "cuts a read off at its bound on PostgreSQL (the reads' pool, 57014), never the sync's writes",
+    async () => {
+      const server = await startPostgres({ port: 5641 });
+      const connection = connect({ kind: 'postgres', url: server.url, poolMax: 2, ssl: false });
+      try {
+        const sleep = (ms: number) => sql`select pg_sleep(${ms / 1000})`;
+        const cut = await sleep(READ_STATEMENT_TIMEOUT_MS + 1_000)
+          .execute(connection.reads!)
+          .then(
+            () => null,
+            (error: unknown) => error,
+          );
+        expect(isStatementTimeout(cut)).toBe(true);
+        // The pool answers again at once, and a write's connection has no such bound.
+        await expect(sql`select 1 as one`.execute(connection.reads!)).resolves.toMatchObject({ rows: [{ one: 1 }] });
+        await expect(sleep(READ_STATEMENT_TIMEOUT_MS + 500).execute(connection.db)).resolves.toBeDefined();
+        expect(isStatementTimeout({ code: '55P03' })).toBe(false);
+      } finally {
+        await connection.db.destroy();
+        await server.stop();
+      }
+    },
+    60_000,
+  );
+
   it('names a PostgreSQL target by host, port and database, never its user, password or options', () => {
     const text = describeTarget({
       kind: 'postgres',

@@ -22,6 +22,12 @@ export type { DatabaseTarget };
 
 export type Connection = {
   db: AppDb;
+  /**
+   * PostgreSQL: a pool of its own for the index's reads (search, lists, counts), each statement cancelled
+   * after READ_STATEMENT_TIMEOUT_MS: a search that would run longer answers `index_busy` and frees its
+   * connection, never holding the pool the sync and every other user share. SQLite reads use `db`.
+   */
+  reads?: AppDb;
   dialect: Dialect;
   /** The SQLite handle, for a synchronous goodbye when the process exits (nothing asynchronous runs then). */
   sqlite?: Database.Database;
@@ -90,15 +96,36 @@ export function postgresConfig(target: Extract<DatabaseTarget, { kind: 'postgres
   };
 }
 
-function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Connection {
-  const pool = new pg.Pool(postgresConfig(target));
+/** The longest one statement of an index read may run on PostgreSQL (the reads' pool). */
+export const READ_STATEMENT_TIMEOUT_MS = 2_000;
+
+function pool(config: pg.PoolConfig) {
+  const pool = new pg.Pool(config);
   // An idle client that loses its server (a restart, a failover) must not crash the process: the pool
   // drops it and the next query connects again.
   pool.on('error', () => {});
   // The same for a client in use when its server goes away: its query fails, the process stays up.
   pool.on('connect', (client) => client.on('error', () => {}));
-  return { db: new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  return new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool }) });
 }
+
+function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Connection {
+  const config = postgresConfig(target);
+  const db = pool(config);
+  const reads = pool({
+    ...config,
+    options: `${config.options} -c statement_timeout=${READ_STATEMENT_TIMEOUT_MS}`,
+    application_name: 'collections-console reads',
+  });
+  // One goodbye closes both pools (every caller closes a connection through `db`).
+  const destroy = db.destroy.bind(db);
+  db.destroy = () => Promise.all([destroy(), reads.destroy()]).then(() => {});
+  return { db, reads, dialect: 'postgres' };
+}
+
+/** Whether an error is PostgreSQL cancelling a statement that ran past its timeout (SQLSTATE 57014). */
+export const isStatementTimeout = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '57014';
 
 export function connect(target: DatabaseTarget): Connection {
   return target.kind === 'sqlite' ? openSqlite(target.path) : openPostgres(target);

@@ -6,7 +6,7 @@ import { listCollections } from '../data';
 import { AppError } from '../errors';
 import { isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
 import { audited, searchKind, searchTarget } from '../audit/audit';
-import { storeFault } from '../database/connect';
+import { isStatementTimeout, storeFault } from '../database/connect';
 import { runtime } from '../runtime';
 import type { CollectionSummary, IndexPage } from '../search-index/queries';
 import { readingOf, type Reading } from '../search-index/reading';
@@ -22,12 +22,14 @@ function pageMeta(count: number, page: number, limit: number) {
 
 /**
  * A store fault met while answering (a damaged or vanished file, a database that stopped answering) is a
- * 503 while the index rebuilds or reconnects.
+ * 503 while the index rebuilds or reconnects; a read cut off at its time bound a 503 `index_busy`.
  */
 async function guarded<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
+    // A statement that ran past its bound (PostgreSQL's reads): this search's fault, not the store's.
+    if (isStatementTimeout(error)) throw AppError.of('index_busy', 'collections');
     const fault = storeFault(error);
     if (!fault) throw error;
     await runtime().index.storeFault(error);

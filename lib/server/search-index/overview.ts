@@ -24,7 +24,7 @@ export function rangeDays(range: Exclude<Range, 'all'>, now: number) {
 }
 
 export function createOverview(store: IndexStore) {
-  const { db, account } = store;
+  const { reads: db, account } = store;
   const rollups = () => db.selectFrom('rollups').where('account', '=', account);
 
   /** Created and completed sums per currency within periods of one grain (or the whole account). */

@@ -226,7 +226,8 @@ export function createQueries(
     walkReadsAtMost = WALK_READS_AT_MOST,
   }: { walkFrom?: number; forgiveBelow?: number; walkReadsAtMost?: number } = {},
 ) {
-  const { db, dialect, account, accountKey, keys } = store;
+  // Every read here goes through the reads' connection (PostgreSQL: each statement bounded in time).
+  const { reads: db, dialect, account, accountKey, keys } = store;
 
   const tokenIds = (kind: TokenKind, token: string) =>
     db

@@ -25,7 +25,8 @@ export function createRunner({ supervisor, clock }: { supervisor: Supervisor; cl
     backfilling = true;
     const tick = async () => {
       const current = supervisor.current();
-      if (stopped || !current || current.store.tokensReady) {
+      // A replica that lost the lease stops too (the new leader backfills): one writer, never N.
+      if (stopped || !current || current.store.tokensReady || !current.sync.snapshot().leader) {
         backfilling = false;
         return;
       }

@@ -27,6 +27,8 @@ export type IndexStore = ReturnType<typeof createRecords> &
     'namePairsReady' | 'tokensReady' | 'backfillTokens' | 'indexedCount' | 'openedCount' | 'analyze'
   > & {
     db: IndexDb;
+    /** Where searches and lists read: PostgreSQL's reads pool (each statement bounded in time), else `db`. */
+    reads: IndexDb;
     dialect: Connection['dialect'];
     /** The account's id in this store (rows carry it). */
     account: number;
@@ -161,6 +163,7 @@ export async function openIndexStore(
       openedCount: maintenance.openedCount,
       analyze: maintenance.analyze,
       db,
+      reads: connection.reads ?? db,
       dialect: connection.dialect,
       account,
       accountKey,
