@@ -6,6 +6,7 @@ import {
   connect,
   describeTarget,
   isStatementTimeout,
+  openReads,
   postgresConfig,
   READ_STATEMENT_TIMEOUT_MS,
   storeFault,
@@ -17,22 +18,25 @@ describe('the database connection', () => {
     "cuts a read off at its bound on PostgreSQL (the reads' pool, 57014), never the sync's writes",
     async () => {
       const server = await startPostgres({ port: 5641 });
-      const connection = connect({ kind: 'postgres', url: server.url, poolMax: 2, ssl: false });
+      const target = { kind: 'postgres', url: server.url, poolMax: 2, ssl: false } as const;
+      const connection = connect(target);
+      const reads = openReads(target);
       try {
         const sleep = (ms: number) => sql`select pg_sleep(${ms / 1000})`;
         const cut = await sleep(READ_STATEMENT_TIMEOUT_MS + 1_000)
-          .execute(connection.reads!)
+          .execute(reads)
           .then(
             () => null,
             (error: unknown) => error,
           );
         expect(isStatementTimeout(cut)).toBe(true);
         // The pool answers again at once, and a write's connection has no such bound.
-        await expect(sql`select 1 as one`.execute(connection.reads!)).resolves.toMatchObject({ rows: [{ one: 1 }] });
+        await expect(sql`select 1 as one`.execute(reads)).resolves.toMatchObject({ rows: [{ one: 1 }] });
         await expect(sleep(READ_STATEMENT_TIMEOUT_MS + 500).execute(connection.db)).resolves.toBeDefined();
         expect(isStatementTimeout({ code: '55P03' })).toBe(false);
       } finally {
         await connection.db.destroy();
+        await reads.destroy();
         await server.stop();
       }
     },

@@ -1,6 +1,7 @@
 import 'server-only';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { READ_TIMEOUT_CODE, sqliteReads } from './sqlite-reads';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -22,11 +23,7 @@ export type { DatabaseTarget };
 
 export type Connection = {
   db: AppDb;
-  /**
-   * PostgreSQL: a pool of its own for the index's reads (search, lists, counts), each statement cancelled
-   * after READ_STATEMENT_TIMEOUT_MS: a search that would run longer answers `index_busy` and frees its
-   * connection, never holding the pool the sync and every other user share. SQLite reads use `db`.
-   */
+  /** The application's searches and lists read here (`openReads`), when it opened one; else through `db`. */
   reads?: AppDb;
   dialect: Dialect;
   /** The SQLite handle, for a synchronous goodbye when the process exits (nothing asynchronous runs then). */
@@ -110,22 +107,34 @@ function pool(config: pg.PoolConfig) {
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Connection {
+  return { db: pool(postgresConfig(target)), dialect: 'postgres' };
+}
+
+/**
+ * Where the application's searches and lists read (`Connection.reads`), beside its connection: SQLite, a
+ * pool of worker threads with read-only connections (sqlite-reads.ts: a statement holds a thread, never the
+ * event loop); PostgreSQL, a pool of its own whose statements are cut off after READ_STATEMENT_TIMEOUT_MS.
+ * A read past its bound fails (`isStatementTimeout`): the caller answers `index_busy`. Closed with
+ * `Kysely.destroy()` by whoever opened it (database.ts).
+ */
+export function openReads(target: DatabaseTarget): AppDb {
+  if (target.kind === 'sqlite') return sqliteReads(target.path, { timeoutMs: READ_STATEMENT_TIMEOUT_MS });
   const config = postgresConfig(target);
-  const db = pool(config);
-  const reads = pool({
+  return pool({
     ...config,
     options: `${config.options} -c statement_timeout=${READ_STATEMENT_TIMEOUT_MS}`,
     application_name: 'collections-console reads',
   });
-  // One goodbye closes both pools (every caller closes a connection through `db`).
-  const destroy = db.destroy.bind(db);
-  db.destroy = () => Promise.all([destroy(), reads.destroy()]).then(() => {});
-  return { db, reads, dialect: 'postgres' };
 }
 
-/** Whether an error is PostgreSQL cancelling a statement that ran past its timeout (SQLSTATE 57014). */
-export const isStatementTimeout = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '57014';
+/**
+ * Whether an error is a read cut off at its bound: PostgreSQL cancelling a statement past its timeout
+ * (SQLSTATE 57014), or SQLite's read thread ended for it (`INDEX_READ_TIMEOUT`).
+ */
+export const isStatementTimeout = (error: unknown) => {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === '57014' || code === READ_TIMEOUT_CODE;
+};
 
 export function connect(target: DatabaseTarget): Connection {
   return target.kind === 'sqlite' ? openSqlite(target.path) : openPostgres(target);

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import type { Clock } from '../clock';
 import {
   describeTarget,
+  openReads,
   storeFault,
   type AppDb,
   type Connection,
@@ -57,7 +58,12 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
   function drop(): Promise<void> {
     const current = connection;
     connection = null;
-    return current ? current.db.destroy().catch(() => {}) : Promise.resolve();
+    return current
+      ? Promise.all([current.db.destroy(), current.reads?.destroy()]).then(
+          () => {},
+          () => {},
+        )
+      : Promise.resolve();
   }
 
   const database = {
@@ -71,13 +77,13 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
       if (failure && clock.now() < failure.until) return Promise.reject(failure.error);
       opening ??= openMigrated(target, clock.now)
         .then((opened) => {
-          connection = opened.connection;
+          connection = { ...opened.connection, reads: openReads(target) };
           setAside ||= opened.setAside;
           inode = path ? statSync(path).ino : 0;
           failure = null;
           if (opened.setAside)
             log.warn({ database: where }, 'database: a file this version cannot migrate was set aside');
-          return opened.connection;
+          return connection;
         })
         .catch((error: unknown) => {
           hold(error);

@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/**
+ * One thread of the index's SQLite reads (sqlite-reads.ts): a read-only connection of its own that runs
+ * the statements the request thread compiled, one at a time, and posts their rows back. Its statements
+ * hold this thread, never the one that answers requests; a statement past its bound ends with the thread.
+ */
+export type ReadJob = { id: number; sql: string; parameters: unknown[] };
+export type ReadAnswer = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string } };
+
+const { path } = workerData as { path: string };
+const db = new Database(path, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -65536');
+
+/** Prepared statements by their text: a search's few shapes are compiled once a thread. */
+const prepared = new Map<string, Database.Statement>();
+const PREPARED_AT_MOST = 500;
+
+function statement(sql: string) {
+  let found = prepared.get(sql);
+  if (!found) {
+    if (prepared.size >= PREPARED_AT_MOST) prepared.clear();
+    found = db.prepare(sql);
+    prepared.set(sql, found);
+  }
+  return found;
+}
+
+parentPort!.on('message', ({ id, sql, parameters }: ReadJob) => {
+  let answer: ReadAnswer;
+  try {
+    const s = statement(sql);
+    if (!s.reader) throw Object.assign(new Error('The reads connection only reads'), { code: 'SQLITE_READONLY' });
+    answer = { id, rows: s.all(...(parameters as unknown[])) };
+  } catch (error) {
+    const e = error as { message?: string; code?: string };
+    answer = { id, error: { message: String(e.message ?? error), ...(e.code ? { code: e.code } : {}) } };
+  }
+  parentPort!.postMessage(answer);
+});
+// Open and listening: the pool sends statements from now on.
+parentPort!.postMessage('ready');

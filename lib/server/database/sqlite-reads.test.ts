@@ -1,0 +1,74 @@
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READ_TIMEOUT_CODE, sqliteReads } from './sqlite-reads';
+
+/** A statement that keeps SQLite busy for a while: counting up to `n` in a recursive CTE. */
+const counting = (n: number) =>
+  sql<{
+    n: number;
+  }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${n}) select count(*) as n from c`;
+
+describe("the index's SQLite reads, on threads of their own", () => {
+  let dir: string;
+  let path: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'reads-'));
+    path = join(dir, 'index.sqlite');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.exec(`create table index_meta (key text primary key, value text not null)`);
+    db.prepare('insert into index_meta values (?, ?)').run('key_check', 'abc');
+    db.close();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers what the file holds, with parameters, and refuses to write', async () => {
+    const reads = sqliteReads(path);
+    try {
+      const rows = await reads.selectFrom('index_meta').select('value').where('key', '=', 'key_check').execute();
+      expect(rows).toEqual([{ value: 'abc' }]);
+      await expect(reads.insertInto('index_meta').values({ key: 'x', value: 'y' }).execute()).rejects.toThrow(
+        /only reads|readonly/i,
+      );
+    } finally {
+      await reads.destroy();
+    }
+  });
+
+  it('leaves the event loop free while a statement runs: a timer set after it fires before it ends', async () => {
+    const reads = sqliteReads(path);
+    try {
+      const order: string[] = [];
+      const slow = counting(3_000_000)
+        .execute(reads)
+        .then((r) => order.push(`counted ${r.rows[0]!.n}`));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      order.push('timer');
+      await slow;
+      expect(order).toEqual(['timer', 'counted 3000000']);
+    } finally {
+      await reads.destroy();
+    }
+  });
+
+  it('ends a statement past its bound with INDEX_READ_TIMEOUT, and the next read is answered', async () => {
+    const reads = sqliteReads(path, { threads: 1, timeoutMs: 200 });
+    try {
+      const cut = await counting(1_000_000_000)
+        .execute(reads)
+        .then(
+          () => null,
+          (error: unknown) => error as { code?: string },
+        );
+      expect(cut?.code).toBe(READ_TIMEOUT_CODE);
+      const rows = await reads.selectFrom('index_meta').select('key').execute();
+      expect(rows).toEqual([{ key: 'key_check' }]);
+    } finally {
+      await reads.destroy();
+    }
+  });
+});

@@ -1,0 +1,162 @@
+import 'server-only';
+import { Worker } from 'node:worker_threads';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
+import type { AppDatabase } from './schema';
+import type { ReadAnswer, ReadJob } from './sqlite-read-worker';
+
+/**
+ * The index's SQLite reads off the request thread: a Kysely dialect whose statements run on a small pool of
+ * worker threads, each with a read-only connection of its own (WAL: readers never wait for the writer). The
+ * request thread builds the query and reads the answer; the statement itself (a broad search: tens to
+ * hundreds of milliseconds at 1,000,000 rows) holds a worker, never the event loop, so `/api/health`, the
+ * pages and the sync's lease renewal go on beside it. A statement past `timeoutMs` ends its thread (SQLite
+ * cannot be interrupted from another thread through better-sqlite3) and fails with `INDEX_READ_TIMEOUT`; a
+ * fresh thread takes its place.
+ */
+export const READ_TIMEOUT_CODE = 'INDEX_READ_TIMEOUT';
+
+type Pending = { job: ReadJob; resolve: (rows: unknown[]) => void; reject: (error: Error) => void };
+type Thread = { worker: Worker; ready: boolean; busy: Pending | null; timer: NodeJS.Timeout | null };
+
+export function createReadPool(path: string, { threads = 2, timeoutMs = 2_000 } = {}) {
+  const queue: Pending[] = [];
+  const pool: Thread[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): Thread {
+    // A built server runs the bundled thread (the bundler finds `new Worker(new URL(…))` as written); tests
+    // run this TypeScript as is, and the thread too, through tsx's loader registered inside it (Node 20
+    // does not apply `--import` hooks to a worker's entry).
+    const worker = import.meta.url.endsWith('.ts')
+      ? new Worker(
+          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
+            import.meta.url.replace(/sqlite-reads\.ts$/, 'sqlite-read-worker.ts'),
+          )}); })`,
+          { eval: true, workerData: { path } },
+        )
+      : new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path } });
+    const thread: Thread = { worker, ready: false, busy: null, timer: null };
+    worker.on('message', (answer: ReadAnswer | 'ready') => {
+      if (answer === 'ready') {
+        thread.ready = true;
+        pump();
+        return;
+      }
+      const pending = thread.busy;
+      if (!pending || pending.job.id !== answer.id) return;
+      settle(thread);
+      if ('rows' in answer) pending.resolve(answer.rows);
+      else pending.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+      pump();
+    });
+    worker.on('error', (error) => replace(thread, error));
+    worker.on('exit', () => replace(thread, new Error('The index reads thread stopped')));
+    worker.unref();
+    return thread;
+  }
+
+  function settle(thread: Thread) {
+    if (thread.timer) clearTimeout(thread.timer);
+    thread.timer = null;
+    thread.busy = null;
+  }
+
+  /** A thread that died or was ended: its statement fails, a new thread takes its place. */
+  function replace(thread: Thread, error: Error) {
+    const index = pool.indexOf(thread);
+    if (index < 0) return;
+    const pending = thread.busy;
+    settle(thread);
+    pool.splice(index, 1);
+    pending?.reject(error);
+    if (!closed) pool.push(spawn());
+    pump();
+  }
+
+  function pump() {
+    for (const thread of pool) {
+      if (!thread.ready || thread.busy || !queue.length) continue;
+      const pending = queue.shift()!;
+      thread.busy = pending;
+      thread.timer = setTimeout(() => {
+        const error = Object.assign(new Error(`An index read ran past ${timeoutMs} ms`), { code: READ_TIMEOUT_CODE });
+        const stuck = thread.busy;
+        if (stuck !== pending) return;
+        replace(thread, error);
+        void thread.worker.terminate();
+      }, timeoutMs);
+      thread.worker.postMessage(pending.job);
+    }
+  }
+
+  for (let i = 0; i < threads; i++) pool.push(spawn());
+
+  return {
+    run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+      if (closed) return Promise.reject(new Error('The index reads are closed'));
+      return new Promise((resolve, reject) => {
+        queue.push({ job: { id: nextId++, sql, parameters: [...parameters] }, resolve, reject });
+        pump();
+      });
+    },
+    async close(): Promise<void> {
+      closed = true;
+      for (const p of queue.splice(0)) p.reject(new Error('The index reads are closed'));
+      await Promise.all(pool.splice(0).map((t) => t.worker.terminate()));
+    },
+  };
+}
+export type ReadPool = ReturnType<typeof createReadPool>;
+
+class PoolConnection implements DatabaseConnection {
+  constructor(private readonly pool: ReadPool) {}
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return { rows: (await this.pool.run(compiled.sql, compiled.parameters)) as R[] };
+  }
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('The index reads do not stream');
+  }
+}
+
+class PoolDriver implements Driver {
+  private readonly connection: PoolConnection;
+  constructor(private readonly pool: ReadPool) {
+    this.connection = new PoolConnection(pool);
+  }
+  async init() {}
+  async acquireConnection() {
+    return this.connection;
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error('The index reads take no transactions');
+  }
+  async commitTransaction() {}
+  async rollbackTransaction() {}
+  async releaseConnection() {}
+  async destroy() {
+    await this.pool.close();
+  }
+}
+
+/** A Kysely of the index's SQLite file whose statements run on the read pool (read-only). */
+export function sqliteReads(path: string, options?: { threads?: number; timeoutMs?: number }): Kysely<AppDatabase> {
+  const pool = createReadPool(path, options);
+  const dialect: Dialect = {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new PoolDriver(pool),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  };
+  return new Kysely<AppDatabase>({ dialect });
+}
