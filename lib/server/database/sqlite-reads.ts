@@ -62,6 +62,7 @@ export function createReadPool(path: string, { threads = 2, timeoutMs = 2_000 } 
     });
     worker.on('error', (error) => replace(thread, error));
     worker.on('exit', () => replace(thread, new Error('The index reads thread stopped')));
+    // Idle threads never keep the process alive; one with work to do (or about to) does (`pump`).
     worker.unref();
     return thread;
   }
@@ -85,6 +86,11 @@ export function createReadPool(path: string, { threads = 2, timeoutMs = 2_000 } 
   }
 
   function pump() {
+    // Work waiting or under way keeps the process alive until it is answered (a script's last read too).
+    for (const thread of pool) {
+      if (queue.length || thread.busy) thread.worker.ref();
+      else thread.worker.unref();
+    }
     for (const thread of pool) {
       if (!thread.ready || thread.busy || !queue.length) continue;
       const pending = queue.shift()!;
@@ -96,6 +102,7 @@ export function createReadPool(path: string, { threads = 2, timeoutMs = 2_000 } 
         replace(thread, error);
         void thread.worker.terminate();
       }, timeoutMs);
+      thread.worker.ref();
       thread.worker.postMessage(pending.job);
     }
   }
