@@ -64,8 +64,8 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     database,
     clock,
     log,
-    readPage: (page, limit) =>
-      upstream.get({ kind: 'list', page, limit }, collectionListEnvelopeSchema, systemContext('index-sync')),
+    readPage: (page, limit, cancel) =>
+      upstream.get({ kind: 'list', page, limit }, collectionListEnvelopeSchema, systemContext('index-sync'), cancel),
   });
   const runtime = {
     config,

@@ -34,7 +34,7 @@ export type ServiceDeps = {
   clock: Clock;
   log: ServiceLog;
   /** One upstream list page, read as the sync (a system context, not written through). */
-  readPage(page: number, limit: number): Promise<ListPage>;
+  readPage(page: number, limit: number, cancel?: AbortSignal): Promise<ListPage>;
 };
 
 export type Running = { store: IndexStore; queries: IndexQueries; sync: IndexSync; secret: string };

@@ -1,4 +1,5 @@
 import 'server-only';
+import { holdExit } from '../shutdown';
 import { randomBytes } from 'node:crypto';
 import type { Collection } from '@/lib/api/schemas';
 import { AppError } from '../errors';
@@ -26,10 +27,18 @@ export function createIndexService(deps: ServiceDeps) {
   const reader = createStatusReader({ supervisor, clock });
   let started = false;
 
-  /** Stops syncing and gives the lease up once the loop's turn in flight ended; reads keep working. */
+  /** The longest a process's exit waits for its hand-over (a write of a page, then the lease given up). */
+  const HANDOVER_MAX_MS = 3_000;
+
+  /**
+   * Stops syncing and gives the lease up; reads keep working. The loop starts no new turn; the sync's step
+   * under way has its upstream request aborted and ends before the lease is given up (so a deploy's signal
+   * is a write's time from the hand-over, not a request's), then the loop's turn ends.
+   */
   async function handOver(): Promise<void> {
-    await runner.stop();
+    const loop = runner.stop();
     await supervisor.handOver();
+    await loop;
   }
 
   const service = {
@@ -48,8 +57,10 @@ export function createIndexService(deps: ServiceDeps) {
       // closes its server, so another replica takes the sync at its next ask (5 s), not when the lease
       // lapses (20 s). Only beside a handler that ends the process (Next.js's own, registered before this
       // runs): alone, a listener would keep SIGTERM from ending it.
+      // Its exit is held until the hand-over is done (at most HANDOVER_MAX_MS): the step under way may be
+      // writing a page, and the lease is given up after it.
       for (const signal of ['SIGTERM', 'SIGINT'] as const)
-        if (process.listenerCount(signal) > 0) process.once(signal, () => void handOver());
+        if (process.listenerCount(signal) > 0) process.once(signal, () => holdExit(handOver(), HANDOVER_MAX_MS));
       runner.start();
     },
 

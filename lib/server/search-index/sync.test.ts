@@ -68,7 +68,9 @@ function fakeUpstream(total: number) {
         Array.from({ length: 1000 }, () => ({ code })),
       );
     },
-    async readPage(this: void, page: number, limit: number): Promise<ListPage> {
+    // A hand-over's abort (the third argument) is met by the tests that stall a read; an answered read
+    // ignores it.
+    readPage: (async (page: number, limit: number) => {
       requests.push({ page, at: upstream.clock.now });
       const error = failures.get(page)?.shift();
       if (error) throw error;
@@ -77,7 +79,7 @@ function fakeUpstream(total: number) {
         data: list.slice(start, start + limit),
         meta: { count: list.length, next: start + limit < list.length ? page + 1 : null },
       };
-    },
+    }) as (page: number, limit: number, cancel?: AbortSignal) => Promise<ListPage>,
   };
 }
 
@@ -93,7 +95,7 @@ async function open() {
 function sync(owner = 'test', overrides: { rps?: number; pollMs?: number; s?: IndexStore } = {}) {
   return createSync({
     store: overrides.s ?? store,
-    readPage: (page, limit) => upstream.readPage(page, limit),
+    readPage: (page, limit, cancel) => upstream.readPage(page, limit, cancel),
     now: () => upstream.clock.now,
     rps: overrides.rps ?? 5,
     pollMs: overrides.pollMs ?? 15_000,
@@ -379,6 +381,36 @@ describe.each(storeKinds())('on $name', (each) => {
         const asked = upstream.requests.length;
         await a.step();
         expect(upstream.requests).toHaveLength(asked);
+        await b.step();
+        expect(b.snapshot().leader).toBe(true);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('aborts the upstream request under way at a hand-over, records no failure and gives the lease up', async () => {
+      const other = await open();
+      try {
+        const a = sync('a', { pollMs: 10_000_000 });
+        for (let i = 0; i < 3; i++) upstream.clock.now += await a.step();
+        const slow = upstream.readPage;
+        let aborted = false;
+        upstream.readPage = (_page, _limit, cancel) => {
+          upstream.readPage = slow;
+          return new Promise<ListPage>((_, reject) =>
+            cancel?.addEventListener('abort', () => {
+              aborted = true;
+              reject(Object.assign(new Error('aborted'), { code: 'upstream_unreachable' }));
+            }),
+          );
+        };
+        const stalled = a.step();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        await a.stop();
+        expect(aborted).toBe(true);
+        await stalled;
+        expect((await store.state()).error_code).toBeNull();
+        const b = sync('b', { s: other, pollMs: 10_000_000 });
         await b.step();
         expect(b.snapshot().leader).toBe(true);
       } finally {

@@ -28,8 +28,11 @@ export type ListPage = { data: Collection[]; meta: { count: number; next: number
 
 export type SyncDeps = {
   store: IndexStore;
-  /** One upstream list page; throws `{ code, retryAfter? }` (the data layer's AppError) on failure. */
-  readPage(page: number, limit: number): Promise<ListPage>;
+  /**
+   * One upstream list page; throws `{ code, retryAfter? }` (the data layer's AppError) on failure. `cancel`
+   * aborts it (a hand-over does not wait for the upstream).
+   */
+  readPage(page: number, limit: number, cancel?: AbortSignal): Promise<ListPage>;
   now(): number;
   /** Full-scan pace: upstream list requests per second. */
   rps: number;
@@ -95,12 +98,12 @@ export function createSync(deps: SyncDeps) {
   function read(page: number): Promise<ListPage> {
     const wanted = ahead?.page === page ? ahead.result : null;
     ahead = null;
-    return wanted ?? deps.readPage(page, PAGE_LIMIT);
+    return wanted ?? deps.readPage(page, PAGE_LIMIT, halt.signal);
   }
 
   function readAhead(page: number) {
     if (deps.rps < READ_AHEAD_MIN_RPS) return;
-    const result = deps.readPage(page, PAGE_LIMIT);
+    const result = deps.readPage(page, PAGE_LIMIT, halt.signal);
     result.catch(() => {}); // its failure is met when the scan asks for the page
     ahead = { page, result };
   }
@@ -136,7 +139,7 @@ export function createSync(deps: SyncDeps) {
   async function poll(): Promise<void> {
     if (!pollStage) pollStage = 'head';
     if (pollStage === 'head') {
-      const page = await deps.readPage(1, PAGE_LIMIT);
+      const page = await deps.readPage(1, PAGE_LIMIT, halt.signal);
       if (!(await stillLeader())) return;
       await store.upsert(page.data, iso());
       tailPage = Math.max(1, Math.ceil(page.meta.count / PAGE_LIMIT));
@@ -146,7 +149,7 @@ export function createSync(deps: SyncDeps) {
         return;
       }
     } else {
-      const page = await deps.readPage(tailPage, PAGE_LIMIT);
+      const page = await deps.readPage(tailPage, PAGE_LIMIT, halt.signal);
       if (!(await stillLeader())) return;
       await store.upsert(page.data, iso());
     }
@@ -186,7 +189,7 @@ export function createSync(deps: SyncDeps) {
     if (pastEnd(state)) {
       // Every page read once: retry what was set aside, then complete.
       if (!missed.length || missedRounds >= MISSED_ROUNDS) return completeScan(state, missed);
-      const page = await deps.readPage(missed[0]!, PAGE_LIMIT);
+      const page = await deps.readPage(missed[0]!, PAGE_LIMIT, halt.signal);
       if (!(await stillLeader())) return;
       await store.upsert(page.data, iso());
       const rest = missed.slice(1);
@@ -251,6 +254,8 @@ export function createSync(deps: SyncDeps) {
   /** The step under way, if any (a hand-over waits for it), and whether the sync was stopped. */
   let inFlight: Promise<number> | null = null;
   let stopped = false;
+  /** Aborted by `stop()`: the upstream request under way ends at once instead of at its timeout. */
+  const halt = new AbortController();
 
   async function oneStep(): Promise<number> {
     const now = deps.now();
@@ -269,6 +274,8 @@ export function createSync(deps: SyncDeps) {
     } catch (error) {
       // The store's own faults (a damaged or full file) are the service's to handle, not the upstream's.
       if (storeFault(error)) throw error;
+      // Handed over mid-request: the read was aborted on purpose, nothing to count or record.
+      if (stopped) return STOPPED_WAIT_MS;
       return onFailure(error, polling);
     }
     if (failures || lastErrorCode) {
@@ -301,10 +308,13 @@ export function createSync(deps: SyncDeps) {
 
     /**
      * Gives the lease up (a clean shutdown): no step starts after it, and the one under way finishes first
-     * (released before it ended, its write could land after another replica took the lease and moved on).
+     * (released before it ended, its write could land after another replica took the lease and moved on);
+     * its upstream request is aborted, so that is a write's time, not a request's: a deploy's process ends
+     * soon after its signal.
      */
     async stop(): Promise<void> {
       stopped = true;
+      halt.abort();
       await inFlight?.catch(() => {});
       if (leader) await store.release(deps.owner).catch(() => {});
       leader = false;
