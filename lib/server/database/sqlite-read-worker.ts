@@ -12,7 +12,9 @@ export type ReadAnswer = { id: number; rows: unknown[] } | { id: number; error: 
 const { path } = workerData as { path: string };
 const db = new Database(path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-db.pragma('cache_size = -65536');
+// A small page cache: the OS keeps the file's pages, and every thread's cache is resident memory of its own
+// (two threads at 64 MiB put the dashboard past 500 MB under load).
+db.pragma('cache_size = -16384');
 
 /** Prepared statements by their text: a search's few shapes are compiled once a thread. */
 const prepared = new Map<string, Database.Statement>();

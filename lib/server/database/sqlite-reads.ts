@@ -25,6 +25,13 @@ import type { ReadAnswer, ReadJob } from './sqlite-read-worker';
  */
 export const READ_TIMEOUT_CODE = 'INDEX_READ_TIMEOUT';
 
+/**
+ * A thread's JavaScript heap: it holds one statement's rows at a time (a page, a count), so a small one
+ * keeps the dashboard's memory flat; a read that outgrows it ends the thread (the read fails, a new thread
+ * takes its place), never the process.
+ */
+const resourceLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
+
 type Pending = { job: ReadJob; resolve: (rows: unknown[]) => void; reject: (error: Error) => void };
 type Thread = { worker: Worker; ready: boolean; busy: Pending | null; timer: NodeJS.Timeout | null };
 
@@ -43,9 +50,9 @@ export function createReadPool(path: string, { threads = 2, timeoutMs = 2_000 } 
           `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
             import.meta.url.replace(/sqlite-reads\.ts$/, 'sqlite-read-worker.ts'),
           )}); })`,
-          { eval: true, workerData: { path } },
+          { eval: true, workerData: { path }, resourceLimits },
         )
-      : new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path } });
+      : new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path }, resourceLimits });
     const thread: Thread = { worker, ready: false, busy: null, timer: null };
     worker.on('message', (answer: ReadAnswer | 'ready') => {
       if (answer === 'ready') {
