@@ -13,7 +13,7 @@ const { path } = workerData as { path: string };
 const db = new Database(path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // A small page cache: the OS keeps the file's pages, and every thread's cache is resident memory of its own
-// (two threads at 64 MiB put the dashboard past 500 MB under load).
+// (a thread's memory is the dashboard's: see sqlite-reads.ts).
 db.pragma('cache_size = -16384');
 
 /** Prepared statements by their text: a search's few shapes are compiled once a thread. */
