@@ -421,17 +421,8 @@ describe.each(storeKinds())('on $name', (each) => {
     it('drops what a request brought back after its lease lapsed, instead of writing over the new leader', async () => {
       const other = await open();
       try {
-        const a = sync('a', { pollMs: 10_000_000 });
-        for (let i = 0; i < 3; i++) upstream.clock.now += await a.step();
-        const checkpoint = (await store.state()).scan_page;
         // a's next request hangs for 40 s; meanwhile b takes the lapsed lease and moves the scan on.
-        const slow = upstream.readPage;
-        let release!: () => void;
-        upstream.readPage = async (page, limit) => {
-          upstream.readPage = slow;
-          await new Promise<void>((resolve) => (release = resolve));
-          return slow(page, limit);
-        };
+        const { a, checkpoint, release } = await leaderWithStalledRead();
         const stalled = a.step();
         upstream.clock.now += 40_000;
         const b = sync('b', { s: other, pollMs: 10_000_000 });
