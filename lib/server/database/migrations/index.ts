@@ -12,6 +12,7 @@ import * as m0009 from './0009-list-columns';
 import * as m0010 from './0010-opened-by-id';
 import * as m0011 from './0011-reference-fragments';
 import * as m0012 from './0012-name-words';
+import * as m0013 from './0013-reference-created';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-opened-by-id': m0010,
   '0011-reference-fragments': m0011,
   '0012-name-words': m0012,
+  '0013-reference-created': m0013,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
