@@ -95,9 +95,12 @@ export function createIndexService(deps: ServiceDeps) {
     writeThrough(records: Collection[], context: RequestContext): void {
       const running = supervisor.current();
       if (context.principal.kind === 'system' || !running || !records.length) return;
-      const seenAt = new Date(clock.now()).toISOString();
       setImmediate(() => {
-        running.store.upsert(records, seenAt).catch((error: unknown) => void supervisor.fault(error));
+        // Seen now on the database's clock, which the scans that compare it share (database/clock.ts).
+        running.store
+          .now()
+          .then((now) => running.store.upsert(records, new Date(now).toISOString()))
+          .catch((error: unknown) => void supervisor.fault(error));
       });
     },
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Transaction } from 'kysely';
 import type { AppDb, Connection } from '../database/connect';
+import { databaseNow } from '../database/clock';
 import { lockIndexWrites, type Dialect } from '../database/dialect';
 import type { AppDatabase } from '../database/schema';
 import type { BlindKeys } from './blind';
@@ -21,6 +22,8 @@ export type StoreContext = {
   keys: BlindKeys;
   /** The name words whose forgiving forms this process has written (name-words.ts). */
   words: WordMemory;
+  /** The database's time (database/clock.ts), in ms: what replicas compare with each other. */
+  now(): Promise<number>;
   /** A write transaction: on PostgreSQL it first takes the account's write lock (dialect.ts). */
   write<T>(fn: (trx: Transaction<AppDatabase>) => Promise<T>): Promise<T>;
 };
@@ -30,6 +33,8 @@ export function storeContext(
   account: number,
   accountKey: string,
   keys: BlindKeys,
+  /** The database's clock, faked (tests): else the database is asked. */
+  clock?: () => number,
 ): StoreContext {
   const { db, dialect } = connection;
   return {
@@ -40,6 +45,7 @@ export function storeContext(
     accountKey,
     keys,
     words: createWordMemory(),
+    now: clock ? async () => clock() : () => databaseNow(db, dialect),
     write: (fn) =>
       db.transaction().execute(async (trx) => {
         await lockIndexWrites(trx, account);

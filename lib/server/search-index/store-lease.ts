@@ -8,15 +8,21 @@ import type { StoreContext } from './store-context';
  */
 export type SyncState = AppDatabase['sync_state'];
 
-export function createSyncRows({ db, account, connection }: StoreContext) {
+export function createSyncRows({ db, account, connection, now: databaseNow }: StoreContext) {
   return {
+    /** The database's time in ms (database/clock.ts): the one clock of the lease and of when rows were seen. */
+    now: databaseNow,
     state: (): Promise<SyncState> =>
       db.selectFrom('sync_state').selectAll().where('account', '=', account).executeTakeFirstOrThrow(),
     async saveState(patch: Partial<Omit<SyncState, 'account'>>): Promise<void> {
       await db.updateTable('sync_state').set(patch).where('account', '=', account).execute();
     },
-    /** Takes or renews the sync lease for `ttlMs`; false while another live process holds it. */
-    async lease(owner: string, now: number, ttlMs: number): Promise<boolean> {
+    /**
+     * Takes or renews the sync lease for `ttlMs`; false while another live process holds it. Its expiry is
+     * on the database's clock, so a replica whose own clock runs minutes ahead never finds a live lease lapsed.
+     */
+    async lease(owner: string, ttlMs: number): Promise<boolean> {
+      const now = await databaseNow();
       await db
         .insertInto('sync_lease')
         .values({ account, owner, expires_at: now + ttlMs })

@@ -322,6 +322,47 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect((await walking.search('amaka', noFilters, 1, 100)).count).toBe(20);
     });
 
+    it('pages a reference prefix of the oldest rows, which no walk of the newest reaches, the same as looking each match up', async () => {
+      await store.upsert(
+        Array.from({ length: 40 }, (_, i) =>
+          collection(`pay_o${String(i).padStart(2, '0')}`, {
+            // The twelve oldest are OLD-…; one newer record's contact is named Old (the name's arm beside the reference's).
+            reference: i < 12 ? `OLD-${i}` : `NEW-${i}`,
+            contact: contact('Ada', i === 30 ? 'Old' : 'Eze', `o${i}@example.com`, `+234 803 100 ${1000 + i}`),
+            // Ties on the date: pages must still follow the ids.
+            createdAt: `2026-${i < 12 ? '01' : '09'}-${String(1 + (i % 5)).padStart(2, '0')}T10:00:00.000Z`,
+          }),
+        ),
+        '2026-11-20T00:00:00.000Z',
+      );
+      // Exact matches only (forgiving kinds join below `forgiveBelow`), and a walk that reads 4 rows at most.
+      const led = createQueries(store, { walkFrom: 1, walkReadsAtMost: 4, forgiveBelow: 1 });
+      const looked = createQueries(store, { walkFrom: Infinity, forgiveBelow: 1 });
+      for (const q of ['OLD', 'old-1'])
+        for (const sort of ['-createdAt', 'createdAt', 'amount'] as const)
+          for (const [pageNumber, limit] of [
+            [1, 5],
+            [2, 5],
+            [3, 5],
+            [4, 5],
+            [1, 50],
+          ] as const) {
+            const filters = { ...noFilters, sort };
+            const [a, b] = await Promise.all([
+              led.search(q, filters, pageNumber, limit),
+              looked.search(q, filters, pageNumber, limit),
+            ]);
+            expect({ q, sort, pageNumber, ids: ids(a), count: a.count }).toEqual({
+              q,
+              sort,
+              pageNumber,
+              ids: ids(b),
+              count: b.count,
+            });
+          }
+      expect((await looked.search('OLD', noFilters, 1, 50)).count).toBe(13);
+    });
+
     it('forgives a name: its start, a slip of a letter, another spelling; the exact word first, then a start, then a sound-alike', async () => {
       const named = (id: string, first: string, last: string, day: number) =>
         collection(id, {
@@ -736,20 +777,49 @@ describe.each(storeKinds())('on $name', (kind) => {
       await expect(store.upsert(many, '2026-11-21T00:00:00.000Z')).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     });
 
-    it('hands the sync lease over when it lapses, and at once when released', async () => {
-      expect(await store.lease('a', 0, 30_000)).toBe(true);
-      expect(await store.lease('b', 1_000, 30_000)).toBe(false);
-      expect(await store.lease('a', 10_000, 30_000)).toBe(true);
-      expect(await store.lease('b', 39_000, 30_000)).toBe(false);
-      expect(await store.lease('b', 40_001, 30_000)).toBe(true);
-      await store.release('b');
-      expect(await store.lease('a', 40_002, 30_000)).toBe(true);
+    it('hands the sync lease over when it lapses on the database clock, and at once when released', async () => {
+      // The database's clock, faked: the lease never reads the process's own.
+      const database = { now: 0 };
+      const clocked = await openIndexStore({
+        target: kind.target(dir),
+        keys: blindKeys(SECRET),
+        account: ACCOUNT,
+        clock: () => database.now,
+      });
+      const at = (ms: number, owner: string) => {
+        database.now = ms;
+        return clocked.lease(owner, 30_000);
+      };
+      try {
+        expect(await at(0, 'a')).toBe(true);
+        expect(await at(1_000, 'b')).toBe(false);
+        expect(await at(10_000, 'a')).toBe(true);
+        expect(await at(39_000, 'b')).toBe(false);
+        expect(await at(40_001, 'b')).toBe(true);
+        await clocked.release('b');
+        expect(await at(40_002, 'a')).toBe(true);
+      } finally {
+        await clocked.close();
+      }
+    });
+
+    it("reads the database's own time for the lease", async () => {
+      const before = Date.now();
+      expect(await store.lease('a', 30_000)).toBe(true);
+      const after = Date.now();
+      // This machine's clock is the database's here: the expiry is its time and the TTL.
+      const { expires_at } = await store.db.selectFrom('sync_lease').select('expires_at').executeTakeFirstOrThrow();
+      expect(Number(expires_at)).toBeGreaterThanOrEqual(before + 30_000 - 5);
+      expect(Number(expires_at)).toBeLessThanOrEqual(after + 30_000 + 5);
+      expect(await store.lease('b', 30_000)).toBe(false);
+      const now = await store.now();
+      expect(Math.abs(now - Date.now())).toBeLessThan(1_000);
     });
 
     onSqlite('releases the lease synchronously (process exit)', async () => {
-      expect(await store.lease('a', 0, 30_000)).toBe(true);
+      expect(await store.lease('a', 30_000)).toBe(true);
       store.releaseNow('a');
-      expect(await store.lease('b', 1_000, 30_000)).toBe(true);
+      expect(await store.lease('b', 30_000)).toBe(true);
     });
 
     it('empties itself when the secret changes, instead of misreading', async () => {

@@ -71,6 +71,8 @@ export async function openIndexStore(
     /** The account's non-reversible key (blind.ts `accountKey`). */
     account: string;
     onRebuild?: (why: 'secret' | 'schema') => void;
+    /** The database's clock, faked (tests: replicas' own clocks skewed against it). */
+    clock?: () => number;
   },
 ): Promise<IndexStore> {
   const { keys, account: accountKey } = options;
@@ -127,7 +129,7 @@ export async function openIndexStore(
       .values({ account, scan_page: 1, scan_missed: '[]', scans_completed: 0 })
       .onConflict((oc) => oc.column('account').doNothing())
       .execute();
-    const context = storeContext(connection, account, accountKey, keys);
+    const context = storeContext(connection, account, accountKey, keys, options.clock);
     // Rows indexed before roll-ups existed are counted once, from the rows (no rescan needed). Under the
     // write lock, from the check to the mark: no replica's write lands between the count and the
     // replacement, and replicas starting together recount once.

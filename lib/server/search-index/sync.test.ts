@@ -88,15 +88,22 @@ let dir: string;
 let store: IndexStore;
 let kind: StoreKind;
 
+/** The store, on a database whose clock is the fake clock (replicas' own clocks may be skewed against it). */
 async function open() {
-  return openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: 'acct_sync' });
+  return openIndexStore({
+    target: kind.target(dir),
+    keys: blindKeys(SECRET),
+    account: 'acct_sync',
+    clock: () => upstream.clock.now,
+  });
 }
 
-function sync(owner = 'test', overrides: { rps?: number; pollMs?: number; s?: IndexStore } = {}) {
+/** A replica's sync; `skewMs`: how far its own clock is from the database's. */
+function sync(owner = 'test', overrides: { rps?: number; pollMs?: number; s?: IndexStore; skewMs?: number } = {}) {
   return createSync({
     store: overrides.s ?? store,
     readPage: (page, limit, cancel) => upstream.readPage(page, limit, cancel),
-    now: () => upstream.clock.now,
+    now: () => upstream.clock.now + (overrides.skewMs ?? 0),
     rps: overrides.rps ?? 5,
     pollMs: overrides.pollMs ?? 15_000,
     owner,
@@ -454,6 +461,47 @@ describe.each(storeKinds())('on $name', (each) => {
         }
         expect(b.snapshot().leader).toBe(false);
         expect(upstream.requests).toHaveLength(1);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it("neither takes the lease early nor loses it when the replicas' clocks differ by ten minutes", async () => {
+      const other = await open();
+      try {
+        const TEN_MINUTES = 600_000;
+        // a's clock runs ten minutes behind the database's, b's ten minutes ahead.
+        const a = sync('a', { skewMs: -TEN_MINUTES, pollMs: 10_000_000 });
+        const b = sync('b', { s: other, skewMs: TEN_MINUTES, pollMs: 10_000_000 });
+        for (let i = 0; i < 20; i++) {
+          const wait = await a.step();
+          await b.step();
+          upstream.clock.now += wait;
+        }
+        expect(a.snapshot().leader).toBe(true);
+        expect(b.snapshot().leader).toBe(false);
+        // a dies: b takes over once the lease lapsed on the database's clock, not before.
+        const diedAt = upstream.clock.now;
+        while (!b.snapshot().leader) upstream.clock.now += await b.step();
+        expect(upstream.clock.now - diedAt).toBeGreaterThanOrEqual(15_000);
+        expect(upstream.clock.now - diedAt).toBeLessThanOrEqual(25_000);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('hides nothing when a scan begun by a replica whose clock runs ahead is finished by another', async () => {
+      const other = await open();
+      try {
+        // a's clock runs ten minutes ahead: it begins the scan (pages 1 and 2 of 5), then dies.
+        const a = sync('a', { skewMs: 600_000, pollMs: 10_000_000 });
+        for (let i = 0; i < 4; i++) upstream.clock.now += await a.step();
+        expect((await store.state()).scan_page).toBe(3);
+        // b, on time, finishes it: what b saw is not older than the scan's start on any clock they share.
+        const b = sync('b', { s: other, pollMs: 10_000_000 });
+        upstream.clock.now += 25_000;
+        await run(b, async () => (await scans()) === 1);
+        expect((await indexedIds()).size).toBe(450);
       } finally {
         await other.close();
       }

@@ -77,7 +77,9 @@ const pastEnd = (state: SyncState) =>
 
 export function createSync(deps: SyncDeps) {
   const { store } = deps;
-  const iso = () => new Date(deps.now()).toISOString();
+  // When a page was seen, a scan began or ended: on the database's clock, which every replica shares (the
+  // process's own, `deps.now`, paces and times this process alone).
+  const stamp = async () => new Date(await store.now()).toISOString();
   const pace = () => Math.ceil(1000 / deps.rps);
 
   let leader = false;
@@ -112,7 +114,7 @@ export function createSync(deps: SyncDeps) {
   async function ensureLease(force = false): Promise<boolean> {
     const now = deps.now();
     if (leader && !force && now - leaseRenewedAt < LEASE_RENEW_MS) return true;
-    const held = await store.lease(deps.owner, now, LEASE_TTL_MS);
+    const held = await store.lease(deps.owner, LEASE_TTL_MS);
     if (held !== leader)
       deps.log?.info(
         { owner: deps.owner, leader: held },
@@ -141,7 +143,7 @@ export function createSync(deps: SyncDeps) {
     if (pollStage === 'head') {
       const page = await deps.readPage(1, PAGE_LIMIT, halt.signal);
       if (!(await stillLeader())) return;
-      await store.upsert(page.data, iso());
+      await store.upsert(page.data, await stamp());
       tailPage = Math.max(1, Math.ceil(page.meta.count / PAGE_LIMIT));
       await store.saveState({ upstream_count: page.meta.count });
       if (tailPage > 1) {
@@ -151,12 +153,12 @@ export function createSync(deps: SyncDeps) {
     } else {
       const page = await deps.readPage(tailPage, PAGE_LIMIT, halt.signal);
       if (!(await stillLeader())) return;
-      await store.upsert(page.data, iso());
+      await store.upsert(page.data, await stamp());
     }
     pollStage = null;
     pollAttempts = 0;
     nextPollAt = deps.now() + deps.pollMs;
-    await store.saveState({ last_poll_at: iso() });
+    await store.saveState({ last_poll_at: await stamp() });
   }
 
   async function completeScan(state: SyncState, missed: number[]): Promise<void> {
@@ -171,18 +173,19 @@ export function createSync(deps: SyncDeps) {
       scan_started_at: null,
       scan_missed: '[]',
       scans_completed: state.scans_completed + 1,
-      last_full_scan_at: iso(),
+      last_full_scan_at: await stamp(),
     });
     missedRounds = 0;
     // Scans repeat, but a small account is not rescanned more often than it is polled.
-    nextScanAt = Date.parse(state.scan_started_at!) + deps.pollMs;
+    // (How long the scan took is measured on the clock its start was read from: the database's.)
+    nextScanAt = deps.now() + Math.max(0, deps.pollMs - ((await store.now()) - Date.parse(state.scan_started_at!)));
     deps.log?.info({ gone, scans: state.scans_completed + 1 }, 'index sync: full scan complete');
   }
 
   async function scan(): Promise<void> {
     let state = await store.state();
     if (!state.scan_started_at) {
-      await store.saveState({ scan_page: 1, scan_started_at: iso(), scan_missed: '[]' });
+      await store.saveState({ scan_page: 1, scan_started_at: await stamp(), scan_missed: '[]' });
       state = await store.state();
     }
     const missed = JSON.parse(state.scan_missed) as number[];
@@ -191,7 +194,7 @@ export function createSync(deps: SyncDeps) {
       if (!missed.length || missedRounds >= MISSED_ROUNDS) return completeScan(state, missed);
       const page = await deps.readPage(missed[0]!, PAGE_LIMIT, halt.signal);
       if (!(await stillLeader())) return;
-      await store.upsert(page.data, iso());
+      await store.upsert(page.data, await stamp());
       const rest = missed.slice(1);
       await store.saveState({ scan_missed: JSON.stringify(rest) });
       if (!rest.length) await completeScan({ ...state, scan_missed: '[]' }, []);
@@ -200,7 +203,7 @@ export function createSync(deps: SyncDeps) {
     const page = await read(state.scan_page);
     if (!(await stillLeader())) return;
     if (page.meta.next !== null && page.data.length) readAhead(state.scan_page + 1);
-    await store.upsert(page.data, iso(), { bulk: deps.rps >= READ_AHEAD_MIN_RPS });
+    await store.upsert(page.data, await stamp(), { bulk: deps.rps >= READ_AHEAD_MIN_RPS });
     pageAttempts = 0;
     await store.saveState({ scan_page: state.scan_page + 1, upstream_count: page.meta.count });
     // The last page (or past it, when the list shrank): complete now, or retry set-aside pages first.
@@ -213,7 +216,10 @@ export function createSync(deps: SyncDeps) {
     const now = deps.now();
     lastErrorCode = code ?? 'upstream_error';
     failures++;
-    await store.saveState({ error_code: lastErrorCode, error_at: iso() }).catch(() => {});
+    const errorCode = lastErrorCode;
+    await stamp()
+      .then((at) => store.saveState({ error_code: errorCode, error_at: at }))
+      .catch(() => {});
     if (code === 'rate_limited') {
       const wait = Math.max(1, retryAfter ?? 60) * 1000;
       deps.log?.warn({ retryAfterS: wait / 1000 }, 'index sync: rate limited, waiting');
