@@ -83,10 +83,12 @@ describe.each(storeKinds())('on $name', (kind) => {
    * count.
    */
   async function walkedAsLooked(q: string, filters: typeof noFilters, pageNumber: number, limit: number) {
-    const [walked, short, looked] = await Promise.all([
+    const [walked, short, looked, unread] = await Promise.all([
       createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: 1, walkReadsAtMost: 12 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: Infinity }).search(q, filters, pageNumber, limit),
+      // A fragment's matches read by each statement, not once by the plan.
+      createQueries(store, { walkFrom: Infinity, fragmentInlineAtMost: 0 }).search(q, filters, pageNumber, limit),
     ]);
     const seen = (page: typeof walked) => ({
       q,
@@ -98,6 +100,7 @@ describe.each(storeKinds())('on $name', (kind) => {
     });
     expect(seen(walked)).toEqual(seen(looked));
     expect(seen(short)).toEqual(seen(looked));
+    expect(seen(unread)).toEqual(seen(looked));
     return [walked, looked] as const;
   }
 
