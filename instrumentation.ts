@@ -7,6 +7,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { assertStartable } = await import('./lib/server/startup');
   assertStartable();
+  // A page whose upstream read failed answers its status (lib/server/page-status.ts).
+  const { trackPageStatuses } = await import('./lib/server/page-status');
+  trackPageStatuses();
   // The index syncs from server start, in the background (never during `next build`).
   if (process.env.NEXT_PHASE !== 'phase-production-build') {
     const { runtime } = await import('./lib/server/runtime');

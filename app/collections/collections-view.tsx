@@ -11,6 +11,7 @@ import { getQueryClient } from '@/lib/query/query-client';
 import { toRowPage } from '@/lib/query/rows';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
+import { answerPageWith } from '@/lib/server/page-status';
 
 type Page = Parameters<typeof toRowPage>[0];
 
@@ -31,6 +32,8 @@ export async function prefetchList(path: ListPath, state: ListState, read: () =>
     .catch(noop); // a failure stays in the cache and is dehydrated: the table shows it, with Retry
   const failure = queryClient.getQueryState(options.queryKey)?.error as ApiFailure | null | undefined;
   if (failure?.code === 'unauthorized') unauthorized();
+  // The table shows the failure with Retry; the page answers the status /api gives it.
+  if (failure) answerPageWith(failure.code);
   const count = queryClient.getQueryData(options.queryKey)?.meta.count;
 
   const rows = (view: {

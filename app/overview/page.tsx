@@ -11,6 +11,7 @@ import { correctOverviewState, overviewHref, RANGE_SHORT, RANGES } from '@/lib/a
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
+import { answerPageWith } from '@/lib/server/page-status';
 import { indexOverview } from '@/lib/server/reads/collections';
 import { runtime } from '@/lib/server/runtime';
 
@@ -57,6 +58,7 @@ export default async function OverviewPage({ searchParams }: Props) {
 
   if ('code' in result) {
     if (result.code !== 'index_unavailable') {
+      answerPageWith(result.code);
       return (
         <>
           {header}

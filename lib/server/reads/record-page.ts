@@ -7,6 +7,7 @@ import { isResourceId, type ResourceKind } from '@/lib/api/ids';
 import type { Collection, Provider } from '@/lib/api/schemas';
 import { requestContext } from '../context';
 import { toFailure } from '../errors';
+import { answerPageWith } from '../page-status';
 import { viewCollection, viewProvider } from './records';
 
 /**
@@ -14,7 +15,7 @@ import { viewCollection, viewProvider } from './records';
  * then the live record, memoised per render so metadata and page share one
  * fetch. `recordForPage` turns the failures that have their own page into
  * real HTTP statuses before anything streams (404, 403, 401); every other
- * failure comes back for the page to render with Retry.
+ * failure comes back for the page to render with Retry, under the status `/api` gives it (page-status.ts).
  */
 type RecordOf = { collection: Collection; provider: Provider };
 export type RecordResult<K extends ResourceKind> = { ok: true; data: RecordOf[K] } | { ok: false; failure: ApiFailure };
@@ -42,6 +43,7 @@ export async function recordForPage<K extends ResourceKind>(kind: K, id: string)
     if (result.failure.code === 'not_found') notFound();
     if (result.failure.code === 'forbidden') forbidden();
     if (result.failure.code === 'unauthorized') unauthorized();
+    answerPageWith(result.failure.code);
   }
   return result;
 }
