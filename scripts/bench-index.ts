@@ -156,7 +156,11 @@ export async function benchIndex(options: {
       >;
     }[];
   };
-  const c = Object.values(fixtures.accounts.find((a) => a.id === 'acc_demo')!.contacts)[0]!;
+  // A seeded contact: not one the freshness figure below added upstream in an earlier run (the big sandbox's
+  // file is kept between runs, and those are the newest: "Fresh Bench" had been the contact searched for).
+  const c = Object.values(fixtures.accounts.find((a) => a.id === 'acc_demo')!.contacts).find(
+    (contact) => contact.firstName !== 'Fresh',
+  )!;
   const digits = c.phone.replace(/\D/g, '');
   const queries: [string, string][] = [
     ['e-mail', c.email],
