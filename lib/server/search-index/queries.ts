@@ -837,27 +837,39 @@ export function createQueries(
   async function countMatches(plan: SearchPlan): Promise<{ count: number; fewOthers: boolean }> {
     const arms = otherArms(plan);
     const [lo, op, hi] = referenceRange(plan);
-    const [inRange, others] = await Promise.all([
-      referenceIds(plan)
-        .clearSelect()
-        .select(sql<number | string>`count(*)`.as('n'))
-        .executeTakeFirstOrThrow(),
-      arms.length
-        ? db
+    // Counted first by their ids alone: a common name's arm stops at the bound without reading a row.
+    const many =
+      arms.length > 0 &&
+      Number(
+        (
+          await db
             .selectFrom(firstIds(arms, LED_OTHERS_AT_MOST + 1).as('o'))
-            .crossJoin('collections')
-            .where('collections.account', '=', account)
-            .whereRef('collections.id', '=', 'o.id')
-            .select((eb) =>
-              eb
-                .and([eb('collections.reference_key', '>=', lo), eb('collections.reference_key', op, hi)])
-                .as('in_range'),
-            )
-            .execute()
-        : Promise.resolve([]),
-    ]);
-    if (others.length <= LED_OTHERS_AT_MOST)
+            .select(sql<number | string>`count(*)`.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ) > LED_OTHERS_AT_MOST;
+    if (!many) {
+      const [inRange, others] = await Promise.all([
+        referenceIds(plan)
+          .clearSelect()
+          .select(sql<number | string>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow(),
+        arms.length
+          ? db
+              .selectFrom(firstIds(arms, LED_OTHERS_AT_MOST).as('o'))
+              .crossJoin('collections')
+              .where('collections.account', '=', account)
+              .whereRef('collections.id', '=', 'o.id')
+              .select((eb) =>
+                eb
+                  .and([eb('collections.reference_key', '>=', lo), eb('collections.reference_key', op, hi)])
+                  .as('in_range'),
+              )
+              .execute()
+          : Promise.resolve([]),
+      ]);
       return { count: Number(inRange.n) + others.filter((o) => !Number(o.in_range)).length, fewOthers: true };
+    }
     const { n } = await db
       .with('matches', () => candidates(plan))
       .selectFrom('matches')
