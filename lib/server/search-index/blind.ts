@@ -102,16 +102,31 @@ export const PAIRED_NAME_WORDS = 8;
 /** Never a pair: a pair holds a space, and a name word never does. */
 const MANY_NAME_WORDS = '*';
 
-/** The pair token of two distinct name words, the same in either order. */
-export const namePair = (keys: BlindKeys, a: string, b: string) => keys.token('name2', [a, b].sort().join(' '));
+/**
+ * The pair token of two name words' `name` tokens, the same in either order. Made from the words' tokens,
+ * not their text, so a search pairs the vocabulary's words (name-words.ts: known to it as `name` tokens
+ * only) the way it pairs the words typed: a name's start or sound-alike with the other word's forms, each
+ * pair one key range (migration 0014 rewrote the pairs of before).
+ */
+export const tokenPair = (keys: BlindKeys, a: string, b: string) => keys.token('name2', [a, b].sort().join(' '));
+/** The pair token of two distinct name words. */
+export const namePair = (keys: BlindKeys, a: string, b: string) =>
+  tokenPair(keys, keys.token('name', a), keys.token('name', b));
 /** The marker of a contact whose name has more than PAIRED_NAME_WORDS words. */
 export const manyNameWords = (keys: BlindKeys) => keys.token('name2', MANY_NAME_WORDS);
 
-/** A contact's `name2` tokens: each pair of its name words, or the marker of a long name. */
-export function namePairTokens(keys: BlindKeys, contact: Pick<Contact, 'firstName' | 'lastName'>): string[] {
-  const words = nameTokens(`${contact.firstName} ${contact.lastName}`);
-  if (words.length > PAIRED_NAME_WORDS) return [manyNameWords(keys)];
-  return words.flatMap((a, i) => words.slice(i + 1).map((b) => namePair(keys, a, b)));
+/**
+ * A contact's `name2` tokens: each pair of its name words, or the marker of a long name. `wordTokens`: the
+ * words' `name` tokens when the caller has them (one HMAC a word).
+ */
+export function namePairTokens(
+  keys: BlindKeys,
+  contact: Pick<Contact, 'firstName' | 'lastName'>,
+  wordTokens?: string[],
+): string[] {
+  const tokens = wordTokens ?? nameTokens(`${contact.firstName} ${contact.lastName}`).map((w) => keys.token('name', w));
+  if (tokens.length > PAIRED_NAME_WORDS) return [manyNameWords(keys)];
+  return tokens.flatMap((a, i) => tokens.slice(i + 1).map((b) => tokenPair(keys, a, b)));
 }
 
 /**
@@ -195,12 +210,14 @@ export function contactTokens(
     out.push({ kind: 'phone', token: keys.token('phone', phone) });
     out.push({ kind: 'last4', token: keys.token('last4', phone.slice(-4)) });
   }
+  const named: string[] = [];
   for (const name of nameTokens(`${contact.firstName} ${contact.lastName}`)) {
     const token = keys.token('name', name);
     words?.set(name, token);
+    named.push(token);
     out.push({ kind: 'name', token });
   }
-  for (const token of namePairTokens(keys, contact)) out.push({ kind: 'name2', token });
+  for (const token of namePairTokens(keys, contact, named)) out.push({ kind: 'name2', token });
   out.push(...spokenTokens(keys, contact));
   return out;
 }

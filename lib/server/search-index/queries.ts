@@ -11,6 +11,7 @@ import {
   manyNameWords,
   namePair,
   nameTokens,
+  tokenPair,
   normaliseEmail,
   phoneDigits,
   referenceKey,
@@ -430,8 +431,84 @@ export function createQueries(
       .groupBy('u.id');
   }
 
+  /** A name word's forms as `name` tokens, each at its rank: the word, the words it starts, those that sound alike. */
+  function formsOf({ word, prefixWords, soundWords }: SearchPlan['nameWords'][number]) {
+    const forms = new Map<string, number>();
+    const add = (tokens: string[], rank: number) => {
+      for (const token of tokens) if (!forms.has(token)) forms.set(token, rank);
+    };
+    add([keys.token('name', word)], RANK.exact);
+    add(prefixWords, RANK.prefix);
+    add(soundWords, RANK.sounds);
+    return forms;
+  }
+
+  /**
+   * Two words' forms paired (blind.ts `tokenPair`), each pair at the looser form's rank: a record holding a
+   * pair holds both words in those forms. Null unless the plan is two words and every record has its pairs.
+   */
+  function formPairs(plan: SearchPlan): Map<string, number> | null {
+    if (plan.nameWords.length !== 2 || !store.namePairsReady) return null;
+    const [a, b] = plan.nameWords.map(formsOf) as [Map<string, number>, Map<string, number>];
+    const pairs = new Map<string, number>();
+    for (const [ta, ra] of a)
+      for (const [tb, rb] of b) {
+        if (ta === tb) continue; // one word of the name cannot stand for both
+        const pair = tokenPair(keys, ta, tb);
+        const rank = Math.max(ra, rb);
+        if (!((pairs.get(pair) ?? Infinity) <= rank)) pairs.set(pair, rank);
+      }
+    return pairs;
+  }
+
+  /**
+   * A name word's best rank in a record of the long names (no pairs: the marker), as an expression over the
+   * marker's row `m`; null when the record does not hold the word in any form.
+   */
+  function heldRank({ word, prefixWords, soundWords }: SearchPlan['nameWords'][number]) {
+    const when = (tokens: string[], rank: number) =>
+      sql`when exists (select 1 from contact_tokens as t where t.account = ${account} and t.kind = 'name'
+        and t.token in (${sql.join(tokens)}) and t.id = m.id) then ${sql.lit(rank)}`;
+    const cases = [when([keys.token('name', word)], RANK.exact)];
+    if (prefixWords.length) cases.push(when(prefixWords, RANK.prefix));
+    if (soundWords.length) cases.push(when(soundWords, RANK.sounds));
+    return sql<number | null>`(case ${sql.join(cases, sql` `)} end)`;
+  }
+
+  /**
+   * Ids whose name holds both words in some form, by their pairs' key ranges (a few hundred lookups: "José
+   * Okefor" read two sets of ~50,000 ids, grouped and joined, in ~45 ms a statement at 1,000,000 rows), and
+   * the long names' few records by each word's forms.
+   */
+  function pairedNames(plan: SearchPlan, pairs: Map<string, number>) {
+    const byRank = new Map<number, string[]>();
+    for (const [pair, rank] of pairs) byRank.set(rank, [...(byRank.get(rank) ?? []), pair]);
+    const [r0, r1] = plan.nameWords.map(heldRank) as [ReturnType<typeof heldRank>, ReturnType<typeof heldRank>];
+    const loosest = dialect === 'sqlite' ? sql<number>`max(${r0}, ${r1})` : sql<number>`greatest(${r0}, ${r1})`;
+    let union = db
+      .selectFrom('contact_tokens as m')
+      .select(['m.id', loosest.as('rank')])
+      .where('m.account', '=', account)
+      .where('m.kind', '=', 'name2')
+      .where('m.token', '=', manyNameWords(keys))
+      .where(sql<boolean>`${r0} is not null and ${r1} is not null`);
+    for (const [rank, tokens] of byRank)
+      union = union.unionAll(
+        db
+          .selectFrom('contact_tokens as m')
+          .select(['m.id', sql<number>`${sql.lit(rank)}`.as('rank')])
+          .where('m.account', '=', account)
+          .where('m.kind', '=', 'name2')
+          .where('m.token', 'in', tokens),
+      );
+    return union;
+  }
+
   /** Ids whose name holds every word in some form, ranked by the loosest form any word needed. */
-  function forgivingNames(words: SearchPlan['nameWords']) {
+  function forgivingNames(plan: SearchPlan) {
+    const words = plan.nameWords;
+    const pairs = formPairs(plan);
+    if (pairs) return pairedNames(plan, pairs);
     const sets = words.map(wordMatches);
     if (sets.length === 1) return sets[0]!;
     type Joined = SelectQueryBuilder<Record<string, { id: string; rank: number }>, string, object>;
@@ -450,7 +527,7 @@ export function createQueries(
     const exact = db
       .selectFrom(candidates(plan).as('e'))
       .select(['e.id', sql<number>`${sql.lit(RANK.exact)}`.as('rank')]);
-    let ranked = plan.nameWords.length ? exact.unionAll(forgivingNames(plan.nameWords) as typeof exact) : exact;
+    let ranked = plan.nameWords.length ? exact.unionAll(forgivingNames(plan) as typeof exact) : exact;
     if (plan.fragment !== null)
       ranked = ranked.unionAll(
         (plan.fragmentIds ? givenIds(plan.fragmentIds, RANK.sounds) : fragmentArm(plan.fragment)) as typeof exact,
@@ -963,6 +1040,7 @@ export function createQueries(
     const count = byRank.reduce((a, b) => a + b, 0);
     if (count < walkFrom) return null;
     const indexed = await store.indexedCount();
+    const paired = formPairs(plan) !== null;
     let offset = (pageNumber - 1) * limit;
     const narrow: NarrowRow[] = [];
     for (const [rank, size] of byRank.entries()) {
@@ -973,8 +1051,10 @@ export function createQueries(
       }
       const take = Math.min(limit - narrow.length, size - offset);
       const expected = ((offset + take) * indexed) / size;
+      // A rank the words' pairs found is looked up: a walk asks each row for its words one by one, which
+      // would also take a name whose one word stands for both (pairs never do).
       const walked =
-        expected <= WALK_AT_MOST
+        expected <= WALK_AT_MOST && !(paired && rank > RANK.exact)
           ? await walk(
               (eb) =>
                 rank === RANK.exact

@@ -13,6 +13,7 @@ import * as m0010 from './0010-opened-by-id';
 import * as m0011 from './0011-reference-fragments';
 import * as m0012 from './0012-name-words';
 import * as m0013 from './0013-reference-created';
+import * as m0014 from './0014-name-pairs-of-tokens';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-reference-fragments': m0011,
   '0012-name-words': m0012,
   '0013-reference-created': m0013,
+  '0014-name-pairs-of-tokens': m0014,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
