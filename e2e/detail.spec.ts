@@ -676,7 +676,7 @@ test.describe('Error pages', () => {
 
   test('a rejected API key tells the operator to check API_KEY (pay_fault_401, prv_fault_401)', async ({ page }) => {
     for (const path of ['/collections/pay_fault_401', '/providers/prv_fault_401']) {
-      await open(page, path);
+      await open(page, path, 502);
       const alert = main(page).getByRole('alert');
       await expect(alert.getByRole('heading')).toHaveText("The dashboard's API key was rejected");
       await expect(alert).toContainText('API_KEY');
@@ -684,19 +684,20 @@ test.describe('Error pages', () => {
     }
   });
 
+  // The page's HTTP status is the one /api gives the failure (contract section 4).
   const failures = [
-    ['pay_fault_500', 'The upstream API is down'],
-    ['pay_fault_503', 'The upstream API is down'],
-    ['pay_fault_reset', 'The upstream API is down'],
-    ['pay_fault_slow', 'The upstream API is slow'],
-    ['pay_fault_badshape', 'The upstream API sent data we cannot read'],
-    ['pay_fault_malformed', 'The upstream API sent data we cannot read'],
-    ['prv_fault_500', 'The upstream API is down'],
-    ['prv_fault_badshape', 'The upstream API sent data we cannot read'],
+    ['pay_fault_500', 'The upstream API is down', 502],
+    ['pay_fault_503', 'The upstream API is down', 502],
+    ['pay_fault_reset', 'The upstream API is down', 502],
+    ['pay_fault_slow', 'The upstream API is slow', 504],
+    ['pay_fault_badshape', 'The upstream API sent data we cannot read', 502],
+    ['pay_fault_malformed', 'The upstream API sent data we cannot read', 502],
+    ['prv_fault_500', 'The upstream API is down', 502],
+    ['prv_fault_badshape', 'The upstream API sent data we cannot read', 502],
   ] as const;
-  for (const [id, title] of failures) {
+  for (const [id, title, status] of failures) {
     test(`an upstream failure is an alert with Retry, never a half-rendered page (${id})`, async ({ page }) => {
-      await open(page, `/${id.startsWith('pay_') ? 'collections' : 'providers'}/${id}`);
+      await open(page, `/${id.startsWith('pay_') ? 'collections' : 'providers'}/${id}`, status);
       const alert = main(page).getByRole('alert');
       await expect(alert.getByRole('heading')).toHaveText(title);
       await expect(alert.getByRole('button', { name: 'Retry' })).toBeEnabled();
@@ -708,14 +709,14 @@ test.describe('Error pages', () => {
   }
 
   test('a rate-limited read says when to retry (pay_fault_429)', async ({ page }) => {
-    await open(page, '/collections/pay_fault_429');
+    await open(page, '/collections/pay_fault_429', 429);
     const alert = main(page).getByRole('alert');
     await expect(alert).toContainText(/rate limited, retry in \d+ s/);
     await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
   });
 
   test('Retry re-renders the page on the server and returns to "Retry" (pay_fault_500)', async ({ page }) => {
-    await open(page, '/collections/pay_fault_500');
+    await open(page, '/collections/pay_fault_500', 502);
     await interactive(page);
     const alert = main(page).getByRole('alert');
     const retry = alert.getByRole('button', { name: 'Retry' });
