@@ -414,7 +414,7 @@ export function createQueries(
    * The ids a name word matches, each with its best rank: the word itself, a longer word it starts, a word
    * that sounds alike (the last two as the vocabulary's words, read by their `name` tokens).
    */
-  function wordMatches({ word, prefixWords, soundWords }: SearchPlan['nameWords'][number]) {
+  function wordMatches({ word, prefixWords, soundWords }: SearchPlan['nameWords'][number], grouped = true) {
     const ranked = (tokens: string[], rank: number) =>
       db
         .selectFrom('contact_tokens')
@@ -425,6 +425,7 @@ export function createQueries(
     let union = ranked([keys.token('name', word)], RANK.exact);
     if (prefixWords.length) union = union.unionAll(ranked(prefixWords, RANK.prefix));
     if (soundWords.length) union = union.unionAll(ranked(soundWords, RANK.sounds));
+    if (!grouped) return union;
     return db
       .selectFrom(union.as('u'))
       .select(['u.id', sql<number>`min(u.rank)`.as('rank')])
@@ -509,8 +510,10 @@ export function createQueries(
     const words = plan.nameWords;
     const pairs = formPairs(plan);
     if (pairs) return pairedNames(plan, pairs);
-    const sets = words.map(wordMatches);
-    if (sets.length === 1) return sets[0]!;
+    // One word: its forms' ids as they are (the search keeps each id once, at its best rank, anyway: a
+    // common word's 50,000 ids were grouped twice).
+    if (words.length === 1) return wordMatches(words[0]!, false);
+    const sets = words.map((w) => wordMatches(w));
     type Joined = SelectQueryBuilder<Record<string, { id: string; rank: number }>, string, object>;
     let joined = db.selectFrom(sets[0]!.as('w0')) as unknown as Joined;
     sets.slice(1).forEach((set, i) => {
