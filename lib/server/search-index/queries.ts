@@ -86,6 +86,12 @@ export const isRanked = (plan: SearchPlan) => plan.nameWords.length > 0 || plan.
  */
 export const FRAGMENT_LIMIT = 10_000;
 
+/**
+ * The most pairs of two words' forms a search looks up (`formPairs`): far above two real words' forms (a
+ * common first and last name: tens each), a bound on the HMACs and parameters of a search.
+ */
+const PAIRS_AT_MOST = 2_000;
+
 /** A fragment's ids are read once per search (`SearchPlan.fragmentIds`) when at most this many. */
 const FRAGMENT_INLINE_AT_MOST = 1_000;
 
@@ -236,7 +242,14 @@ export function createQueries(
     forgiveBelow = FORGIVE_BELOW,
     walkReadsAtMost = WALK_READS_AT_MOST,
     fragmentInlineAtMost = FRAGMENT_INLINE_AT_MOST,
-  }: { walkFrom?: number; forgiveBelow?: number; walkReadsAtMost?: number; fragmentInlineAtMost?: number } = {},
+    pairsAtMost = PAIRS_AT_MOST,
+  }: {
+    walkFrom?: number;
+    forgiveBelow?: number;
+    walkReadsAtMost?: number;
+    fragmentInlineAtMost?: number;
+    pairsAtMost?: number;
+  } = {},
 ) {
   // Every read here goes through the reads' connection (PostgreSQL: each statement bounded in time).
   const { reads: db, dialect, account, accountKey, keys } = store;
@@ -450,7 +463,14 @@ export function createQueries(
    */
   function formPairs(plan: SearchPlan): Map<string, number> | null {
     if (plan.nameWords.length !== 2 || !store.namePairsReady) return null;
+    if (pairsOf.has(plan)) return pairsOf.get(plan)!;
     const [a, b] = plan.nameWords.map(formsOf) as [Map<string, number>, Map<string, number>];
+    // Short words of a large account may have hundreds of forms each: past PAIRS_AT_MOST pairs (each an
+    // HMAC and a parameter) the words' sets are merged instead.
+    if (a.size * b.size > pairsAtMost) {
+      pairsOf.set(plan, null);
+      return null;
+    }
     const pairs = new Map<string, number>();
     for (const [ta, ra] of a)
       for (const [tb, rb] of b) {
@@ -459,12 +479,16 @@ export function createQueries(
         const rank = Math.max(ra, rb);
         if (!((pairs.get(pair) ?? Infinity) <= rank)) pairs.set(pair, rank);
       }
+    pairsOf.set(plan, pairs);
     return pairs;
   }
+  /** Each plan's pairs, made once (every statement of a search asks). */
+  const pairsOf = new WeakMap<SearchPlan, Map<string, number> | null>();
 
   /**
    * A name word's best rank in a record of the long names (no pairs: the marker), as an expression over the
-   * marker's row `m`; null when the record does not hold the word in any form.
+   * marker's row `m`; null when the record does not hold the word in any form. (Here, unlike pairs, one word
+   * of a long name may stand for both words typed: such names are rare, and found rather than missed.)
    */
   function heldRank({ word, prefixWords, soundWords }: SearchPlan['nameWords'][number]) {
     const when = (tokens: string[], rank: number) =>

@@ -51,6 +51,8 @@ export function createRunner({ supervisor, clock }: { supervisor: Supervisor; cl
       if (running) wait = await running.sync.step();
       // Only the leader writes the backfills: every replica backfilling the one shared index did it N times over.
       if (running && running.sync.snapshot().leader && !running.store.tokensReady) backfillPairs();
+      // The others learn when the leader has finished (each turn: a few key reads, until then).
+      else if (running && !running.store.tokensReady) await running.store.refreshBackfills();
     } catch (error) {
       await supervisor.fault(error);
       wait = 1_000;

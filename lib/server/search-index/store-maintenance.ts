@@ -132,6 +132,14 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
     get namePairsReady() {
       return done.has('name_pairs');
     },
+    /**
+     * Learns the backfills another process finished (the leader writes them; every replica reads by them):
+     * without it a replica that is not the leader would search as if pairs were missing until it restarted.
+     */
+    async refreshBackfills(): Promise<void> {
+      for (const { name } of BACKFILLS)
+        if (!done.has(name) && (await cursorOf(db, backfillKey(name, account))) === BACKFILL_DONE) done.add(name);
+    },
     /** Whether every record has every kind of token this version writes. */
     get tokensReady() {
       return BACKFILLS.every((b) => done.has(b.name));

@@ -83,12 +83,14 @@ describe.each(storeKinds())('on $name', (kind) => {
    * count.
    */
   async function walkedAsLooked(q: string, filters: typeof noFilters, pageNumber: number, limit: number) {
-    const [walked, short, looked, unread] = await Promise.all([
+    const [walked, short, looked, unread, merged] = await Promise.all([
       createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: 1, walkReadsAtMost: 12 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: Infinity }).search(q, filters, pageNumber, limit),
       // A fragment's matches read by each statement, not once by the plan.
       createQueries(store, { walkFrom: Infinity, fragmentInlineAtMost: 0 }).search(q, filters, pageNumber, limit),
+      // Two words' forms merged as sets, not looked up as pairs (too many forms to pair).
+      createQueries(store, { walkFrom: Infinity, pairsAtMost: 0 }).search(q, filters, pageNumber, limit),
     ]);
     const seen = (page: typeof walked) => ({
       q,
@@ -101,6 +103,7 @@ describe.each(storeKinds())('on $name', (kind) => {
     expect(seen(walked)).toEqual(seen(looked));
     expect(seen(short)).toEqual(seen(looked));
     expect(seen(unread)).toEqual(seen(looked));
+    expect(seen(merged)).toEqual(seen(looked));
     return [walked, looked] as const;
   }
 
@@ -237,6 +240,8 @@ describe.each(storeKinds())('on $name', (kind) => {
       await store.db.deleteFrom('index_meta').where('key', 'like', 'name_pairs:%').execute();
       await store.close();
       store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
+      // Another replica's store, open on the same rows: it learns when the backfill is done, not before.
+      const replica = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
       expect(store.namePairsReady).toBe(false);
       expect(ids(await search('okafor zoe'))).toEqual(['pay_1']);
       // Renamed before the backfill reaches it: its pairs are those of the new name, written with it.
@@ -250,8 +255,13 @@ describe.each(storeKinds())('on $name', (kind) => {
         ],
         '2026-11-21T00:00:00.000Z',
       );
+      await replica.refreshBackfills();
+      expect(replica.namePairsReady).toBe(false);
       expect(await store.backfillTokens(5_000)).toBe(true);
       expect(store.namePairsReady).toBe(true);
+      await replica.refreshBackfills();
+      expect([replica.namePairsReady, replica.tokensReady]).toEqual([true, true]);
+      await replica.close();
       // The old name's pair is gone; the words of the e-mail (still zoe.okafor@) find it as that, not as a name.
       expect((await search('okafor zoe')).data.map((hit) => hit.matched)).toEqual([['emailLocal']]);
       expect(ids(await search('zoe adeyemi'))).toEqual(['pay_1']);

@@ -24,7 +24,13 @@ export type IndexStore = ReturnType<typeof createRecords> &
   ReturnType<typeof createSyncRows> &
   Pick<
     ReturnType<typeof createMaintenance>,
-    'namePairsReady' | 'tokensReady' | 'backfillTokens' | 'indexedCount' | 'openedCount' | 'analyze'
+    | 'namePairsReady'
+    | 'tokensReady'
+    | 'backfillTokens'
+    | 'refreshBackfills'
+    | 'indexedCount'
+    | 'openedCount'
+    | 'analyze'
   > & {
     db: IndexDb;
     /** Where searches and lists read: PostgreSQL's reads pool (each statement bounded in time), else `db`. */
@@ -161,6 +167,7 @@ export async function openIndexStore(
         return maintenance.tokensReady;
       },
       backfillTokens: maintenance.backfillTokens,
+      refreshBackfills: maintenance.refreshBackfills,
       indexedCount: maintenance.indexedCount,
       openedCount: maintenance.openedCount,
       analyze: maintenance.analyze,
