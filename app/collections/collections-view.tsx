@@ -1,10 +1,12 @@
 import 'server-only';
 import { dehydrate, HydrationBoundary, noop } from '@tanstack/react-query';
+import { cookies } from 'next/headers';
 import { unauthorized } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { CollectionsTable } from '@/components/collections/collections-table';
 import type { ListPath, ListState } from '@/lib/api/list-state';
 import type { ApiFailure } from '@/lib/api/failure';
+import { columnsFromCookie, COLUMNS_COOKIE } from '@/lib/api/columns';
 import { collectionListOptions } from '@/lib/query/options';
 import { QueryProvider } from '@/lib/query/query-provider';
 import { getQueryClient } from '@/lib/query/query-client';
@@ -35,6 +37,8 @@ export async function prefetchList(path: ListPath, state: ListState, read: () =>
   // The table shows the failure with Retry; the page answers the status /api gives it.
   if (failure) answerPageWith(failure.code);
   const count = queryClient.getQueryData(options.queryKey)?.meta.count;
+  // The columns this browser chose (a tampered cookie: the defaults).
+  const columns = columnsFromCookie((await cookies()).get(COLUMNS_COOKIE)?.value);
 
   const rows = (view: {
     live?: boolean;
@@ -44,7 +48,7 @@ export async function prefetchList(path: ListPath, state: ListState, read: () =>
   }) => (
     <QueryProvider>
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <CollectionsTable path={path} minorUnits={getConfig().amountMinorUnits} {...view} />
+        <CollectionsTable path={path} minorUnits={getConfig().amountMinorUnits} columns={columns} {...view} />
       </HydrationBoundary>
     </QueryProvider>
   );

@@ -20,6 +20,8 @@ import { rememberListHref } from './list-memory';
 import { TrailRecorder } from '@/components/trail/trail-recorder';
 import { navigationStarted } from '@/lib/navigation/progress';
 import { useListState } from './use-list-state';
+import { ColumnsControl } from './columns-control';
+import { columnsCookie, DEFAULT_COLUMNS, type ListColumnId } from '@/lib/api/columns';
 
 const NO_ROWS: CollectionRow[] = [];
 
@@ -36,7 +38,10 @@ export function CollectionsTable({
   live = false,
   empty,
   caption,
+  columns: initialColumns = DEFAULT_COLUMNS,
 }: {
+  /** The columns shown, in order, as the server read them from the browser's cookie. */
+  columns?: readonly ListColumnId[];
   path: ListPath;
   minorUnits: boolean;
   /** Search results: a "Matched on" column. */
@@ -72,9 +77,14 @@ export function CollectionsTable({
     return () => clearTimeout(timer);
   }, [copied]);
 
+  const [shown, setShown] = useState<readonly ListColumnId[]>(initialColumns);
+  function chooseColumns(next: ListColumnId[]) {
+    document.cookie = columnsCookie(next);
+    setShown(next);
+  }
   const columns = useMemo(
-    () => collectionColumns({ minorUnits, matched, people: matched || Boolean(state.q), zone, copied }),
-    [minorUnits, matched, state.q, zone, copied],
+    () => collectionColumns({ minorUnits, matched, people: matched || Boolean(state.q), zone, copied, shown }),
+    [minorUnits, matched, state.q, zone, copied, shown],
   );
   const table = useTable({
     features,
@@ -167,7 +177,10 @@ export function CollectionsTable({
               retrying={query.isFetching}
             />
           ) : null}
-          {live ? <ListSummary count={count} /> : null}
+          <div className="mb-2 flex flex-wrap items-start justify-between gap-2">
+            {live ? <ListSummary count={count} /> : <span />}
+            <ColumnsControl shown={shown} onChange={chooseColumns} />
+          </div>
           <SkipToPagination />
           <div
             role="region"

@@ -7,6 +7,7 @@ import type { CollectionRow } from '@/lib/query/rows';
 import type { MatchedField } from '@/lib/api/summary';
 import { formatAmount } from '@/lib/format/money';
 import { formatDateTime, formatUtc, yearIn } from '@/lib/format/dates';
+import { COLUMN_LABEL, DEFAULT_COLUMNS, type ListColumnId } from '@/lib/api/columns';
 
 /**
  * No row features: the server pages, sorts and filters (the page lives in the URL, the rows come a page at a
@@ -15,7 +16,8 @@ import { formatDateTime, formatUtc, yearIn } from '@/lib/format/dates';
 export const features = tableFeatures({});
 const column = createColumnHelper<typeof features, CollectionRow>();
 
-export type ColumnId = keyof CollectionRow;
+/** A column's id: the one list's (contract section 13), or a search's "Matched on". */
+export type ColumnId = ListColumnId | 'matched';
 
 /**
  * Classes for a column's cells, so a cell's content needs no wrapper element of
@@ -28,12 +30,18 @@ export type ColumnId = keyof CollectionRow;
 export const CELL_CLASS: Record<ColumnId, string> = {
   reference: 'c-ref',
   contact: 'c-contact',
+  email: 'c-more',
+  phone: 'c-more',
   amount: 'c-amount',
   status: 'c-status',
   matched: 'c-matched',
-  payable: 'c-more text-xs',
+  methods: 'c-more text-xs',
   followUp: 'c-more text-xs',
-  createdAt: 'c-created',
+  created: 'c-created',
+  updated: 'c-more',
+  completed: 'c-more',
+  lineItems: 'c-more',
+  type: 'c-more text-xs',
   id: 'c-more',
 };
 
@@ -77,7 +85,10 @@ export function collectionColumns({
   people = matched,
   zone,
   copied,
+  shown = DEFAULT_COLUMNS,
 }: {
+  /** The columns shown, in their order (lib/api/columns.ts); "Matched on" follows Status in a search. */
+  shown?: readonly ListColumnId[];
   minorUnits: boolean;
   matched?: boolean;
   /**
@@ -89,8 +100,16 @@ export function collectionColumns({
   copied: Copied;
 }) {
   const year = yearIn(zone);
-  return column.columns([
-    column.accessor('reference', {
+  const time = (iso: string | null) =>
+    iso ? (
+      <time dateTime={iso} title={formatUtc(iso)}>
+        {formatDateTime(iso, zone, false, year)}
+      </time>
+    ) : (
+      <span className="muted">—</span>
+    );
+  const defs = {
+    reference: column.accessor('reference', {
       header: 'Reference',
       cell: ({ row }) => (
         // A plain anchor: the table's click handler turns a plain click into a client-side
@@ -100,7 +119,7 @@ export function collectionColumns({
         </a>
       ),
     }),
-    column.accessor('contact', {
+    contact: column.accessor('contact', {
       header: 'Contact',
       cell: ({ row }) => {
         const c = row.original.contact;
@@ -112,7 +131,7 @@ export function collectionColumns({
         );
       },
     }),
-    column.accessor('amount', {
+    amount: column.accessor('amount', {
       header: () => <span className="block text-right">Amount</span>,
       cell: ({ row }) => {
         const text = formatAmount(row.original.amount, { minorUnits });
@@ -133,24 +152,17 @@ export function collectionColumns({
         );
       },
     }),
-    column.accessor('status', { header: 'Status', cell: ({ row }) => statusBadge(row.original.status) }),
-    ...(matched
-      ? [
-          column.accessor('matched', {
-            header: 'Matched on',
-            cell: ({ row }) => (row.original.matched ?? []).map((m) => MATCHED[m]).join(', '),
-          }),
-        ]
-      : []),
-    column.accessor('payable', {
-      header: 'Methods',
+    status: column.accessor('status', { header: 'Status', cell: ({ row }) => statusBadge(row.original.status) }),
+    methods: column.accessor('payable', {
+      id: 'methods',
+      header: COLUMN_LABEL.methods,
       cell: ({ row }) => {
         const p = row.original.payable;
         if (!p) return notYet;
         return p.methods.length ? list(p.methods) : <span className="muted">—</span>;
       },
     }),
-    column.accessor('followUp', {
+    followUp: column.accessor('followUp', {
       header: 'Follow-up',
       cell: ({ row }) => {
         const f = row.original.followUp;
@@ -159,19 +171,41 @@ export function collectionColumns({
         return [<span key="">On</span>, f.channels.length ? ' · ' : null, ...list(f.channels)];
       },
     }),
-    column.accessor('createdAt', {
+    // DateTime's markup (the zone comes from the table, not a hook per row).
+    created: column.accessor('createdAt', {
+      id: 'created',
       header: 'Created',
-      // DateTime's markup (the zone comes from the table, not a hook per row).
-      cell: ({ row }) => {
-        const iso = row.original.createdAt;
-        return (
-          <time dateTime={iso} title={formatUtc(iso)}>
-            {formatDateTime(iso, zone, false, year)}
-          </time>
-        );
-      },
+      cell: ({ row }) => time(row.original.createdAt),
     }),
-    column.accessor('id', {
+    updated: column.accessor('updatedAt', {
+      id: 'updated',
+      header: 'Updated',
+      cell: ({ row }) => time(row.original.updatedAt),
+    }),
+    completed: column.accessor('completedAt', {
+      id: 'completed',
+      header: 'Completed',
+      cell: ({ row }) => time(row.original.completedAt),
+    }),
+    lineItems: column.accessor('lineItems', {
+      header: () => <span className="block text-right">Line items</span>,
+      cell: ({ row }) => <span className="block text-right tabular-nums">{row.original.lineItems}</span>,
+    }),
+    type: column.accessor('type', {
+      header: 'Type',
+      cell: ({ row }) => enumText(row.original.type, row.original.type),
+    }),
+    email: column.accessor('contact', {
+      id: 'email',
+      header: COLUMN_LABEL.email,
+      cell: ({ row }) => row.original.contact.email || <span className="muted">—</span>,
+    }),
+    phone: column.accessor('contact', {
+      id: 'phone',
+      header: COLUMN_LABEL.phone,
+      cell: ({ row }) => row.original.contact.phone || <span className="muted">—</span>,
+    }),
+    id: column.accessor('id', {
       header: 'ID',
       cell: ({ row }) => {
         const id = row.original.id;
@@ -197,5 +231,13 @@ export function collectionColumns({
         );
       },
     }),
-  ]);
+  };
+  const matchedOn = column.accessor('matched', {
+    header: 'Matched on',
+    cell: ({ row }) => (row.original.matched ?? []).map((m) => MATCHED[m]).join(', '),
+  });
+  // What a search matched on follows Status (or ends the row when Status is hidden).
+  const at = shown.includes('status') ? shown.indexOf('status') + 1 : shown.length;
+  const ids: ColumnId[] = matched ? [...shown.slice(0, at), 'matched', ...shown.slice(at)] : [...shown];
+  return column.columns(ids.map((id) => (id === 'matched' ? matchedOn : defs[id])));
 }

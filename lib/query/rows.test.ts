@@ -15,6 +15,11 @@ describe('table rows', () => {
       payable: { methods: ['payment_link', 'virtual_account'] },
       followUp: { enabled: true, channels: ['whatsapp', 'sms'] },
       createdAt: '2026-11-20T16:45:12.345Z',
+      // The columns a user may show (lib/api/columns.ts).
+      updatedAt: '2026-11-20T16:45:12.345Z',
+      completedAt: null,
+      lineItems: 1,
+      type: 'integrated',
     });
   });
 

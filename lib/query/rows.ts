@@ -19,6 +19,11 @@ export type CollectionRow = {
   payable: { methods: string[] } | null;
   followUp: { enabled: boolean; channels: string[] } | null;
   createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  /** How many line items the record has (the Line items column). */
+  lineItems: number;
+  type: string;
   /** What a search matched on (search results only). */
   matched?: MatchedField[];
 };
@@ -47,6 +52,10 @@ export function toRow(c: Collection): CollectionRow {
     payable: { methods: c.payable.methods },
     followUp: { enabled: c.followUp.enabled, channels: c.followUp.channels },
     createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    completedAt: c.completedAt,
+    lineItems: c.metadata.length,
+    type: c.type,
   };
 }
 
@@ -66,6 +75,10 @@ export function summaryRow(s: CollectionSummary & { matched?: MatchedField[] }):
     payable: s.payable,
     followUp: s.followUp,
     createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    completedAt: s.completedAt,
+    lineItems: s.lineItemCount,
+    type: s.type,
     ...(s.matched ? { matched: s.matched } : {}),
   };
 }
