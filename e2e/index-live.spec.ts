@@ -217,7 +217,10 @@ test('the list outlives the upstream: from the index while the upstream is down,
   sandbox.child.kill('SIGTERM');
   await sandbox.exited;
   const fallback = await list();
-  expect(fallback.meta).toMatchObject({ source: 'index', fallback: { code: 'upstream_unreachable' } });
+  // Contract 15: `fallback` is the upstream's error code, the index's freshness beside it.
+  expect(fallback.meta).toMatchObject({ source: 'index', fallback: 'upstream_unreachable' });
+  expect(typeof fallback.meta.asOf).toBe('string');
+  expect(fallback.meta.indexed).toBeGreaterThan(0);
   expect(fallback.data.map((c) => c.id)).toEqual(live.data.map((c) => c.id));
   // A page past the index's end still says what the upstream did.
   expect((await request.get(`${base}/api/collections?page=5000`)).status()).toBe(502);

@@ -257,9 +257,9 @@ function ListSummary({ count }: { count: number }) {
 /** What the upstream's failure was, in the words of the notice. */
 const FAILED: Partial<Record<ErrorCode, string>> = {
   upstream_unreachable: 'The upstream API is unreachable',
-  upstream_error: 'The upstream API is failing',
-  upstream_timeout: 'The upstream API is not answering in time',
-  rate_limited: 'The upstream API is rate-limiting the dashboard',
+  upstream_error: 'The upstream API is unavailable (it answers with errors)',
+  upstream_timeout: 'The upstream API is unavailable (it does not answer in time)',
+  rate_limited: 'The upstream API is unavailable (it is rate-limiting the dashboard)',
 };
 
 /**
@@ -287,7 +287,7 @@ function FallbackNotice({
       className="mb-3 flex flex-wrap items-center justify-between gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
     >
       <p>
-        {FAILED[fallback.code] ?? 'The upstream API failed'}; showing the index
+        {FAILED[fallback.code] ?? 'The upstream API is unavailable'}; showing the index
         {fallback.asOf ? ` as of ${formatDateTime(fallback.asOf, zone)}` : ''}, {held}. The live list comes back by
         itself when the upstream answers.
       </p>

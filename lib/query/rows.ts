@@ -95,7 +95,16 @@ export function toRowPage({ data, meta }: Page<Collection> | Page<CollectionSumm
     // A live record carries its line items (`metadata`); a summary only counts them.
     'metadata' in item ? toRow(item) : summaryRow(item),
   );
-  const fallback = meta.fallback as RowFallback | undefined;
+  // Contract 15: `meta.fallback` is the upstream's error code; the index's freshness sits beside it.
+  const fallback: RowFallback | undefined =
+    typeof meta.fallback === 'string'
+      ? {
+          code: meta.fallback as ErrorCode,
+          asOf: typeof meta.asOf === 'string' ? meta.asOf : null,
+          indexed: typeof meta.indexed === 'number' ? meta.indexed : 0,
+          upstreamCount: typeof meta.upstreamCount === 'number' ? meta.upstreamCount : null,
+        }
+      : undefined;
   return {
     data: rows,
     meta: { count: meta.count, next: meta.next, prev: meta.prev, ...(fallback ? { fallback } : {}) },

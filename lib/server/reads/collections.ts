@@ -121,18 +121,9 @@ export async function liveCollections(context: RequestContext, state: ListState)
   );
 }
 
-/** Why the list came from the index instead of the upstream, and how fresh the index is (`meta.fallback`). */
-export type ListFallback = {
-  /** The upstream's error code: unreachable, 5xx, timeout or rate-limited. */
-  code: ErrorCode;
-  asOf: string | null;
-  indexed: number;
-  upstreamCount: number | null;
-};
-
 /**
  * The live list; or, when the upstream's list read meets a fault that may pass (unreachable, 5xx, a
- * timeout, 429) and the index is ready, the same page from the index, saying why (`meta.fallback`). The
+ * timeout, 429) and the index is ready, the same page from the index, saying why (`meta.fallback`, the upstream's error code). The
  * browser asks the live list again while it shows the fallback: it comes back by itself.
  */
 export async function liveOrIndexed(context: RequestContext, state: ListState) {
@@ -153,16 +144,12 @@ export async function liveOrIndexed(context: RequestContext, state: ListState) {
     const page = await indexedCollections(context, state).catch(() => Promise.reject(error));
     // A page past the index's end (the live list may be longer): the upstream's error says more.
     if (!page.data.length && page.meta.count > 0) throw error;
-    const fallback: ListFallback = {
-      code: error.code,
-      asOf: status.asOf,
-      indexed: status.indexed,
-      upstreamCount: status.upstreamCount,
-    };
+    // Contract 15: `fallback` is the upstream's error code; the index's freshness beside it (`asOf` is the
+    // index page's own), so the notice can say "N of M".
     return {
       ...page,
       message: 'Collections from the index: the upstream list failed',
-      meta: { ...page.meta, fallback },
+      meta: { ...page.meta, fallback: error.code, indexed: status.indexed, upstreamCount: status.upstreamCount },
     };
   }
 }
