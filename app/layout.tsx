@@ -8,6 +8,7 @@ import { DISPLAY_COOKIE, parseDisplay } from '@/lib/display/preferences';
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { runtime } from '@/lib/server/runtime';
+import { pinnedViews } from '@/lib/server/reads/views';
 import { sandboxExamples } from '@/lib/server/sandbox-examples';
 import './globals.css';
 
@@ -37,9 +38,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const examples = await sandboxExamples();
   const display = parseDisplay((await cookies()).get(DISPLAY_COOKIE)?.value);
   // Who is signed in, for the shell (proxy.ts has already let the request through).
-  const principal = await requestContext()
-    .then((context) => context.principal)
-    .catch(() => null);
+  const context = await requestContext().catch(() => null);
+  const principal = context?.principal ?? null;
+  // The team's pinned views under Collections (their counts stream in after the page).
+  const pinned = context ? await pinnedViews(context).catch(() => []) : [];
   const user = principal?.kind === 'user' && principal.via !== 'open' ? principal : null;
   const index = principal ? await indexStatus : null;
   return (
@@ -100,6 +102,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             user={user ? { name: user.displayName, role: user.role, canSignOut: user.via === 'session' } : null}
             admin={principal?.kind === 'user' && principal.role === 'admin'}
             index={index}
+            pinned={pinned}
           />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6">
             {children}

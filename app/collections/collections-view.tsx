@@ -6,7 +6,8 @@ import type { ReactNode } from 'react';
 import { CollectionsTable } from '@/components/collections/collections-table';
 import type { ListPath, ListState } from '@/lib/api/list-state';
 import type { ApiFailure } from '@/lib/api/failure';
-import { columnsFromCookie, COLUMNS_COOKIE } from '@/lib/api/columns';
+import { columnsFromCookie, COLUMNS_COOKIE, type ListColumnId } from '@/lib/api/columns';
+import type { SavedView } from '@/lib/api/views';
 import { collectionListOptions } from '@/lib/query/options';
 import { QueryProvider } from '@/lib/query/query-provider';
 import { getQueryClient } from '@/lib/query/query-client';
@@ -23,7 +24,12 @@ type Page = Parameters<typeof toRowPage>[0];
  * uses, and written into the HTML; the table (components/collections/collections-table.tsx) pages from
  * there through `/api`. The view's count comes back for the heading's Export.
  */
-export async function prefetchList(path: ListPath, state: ListState, read: () => Promise<Page>) {
+export async function prefetchList(
+  path: ListPath,
+  state: ListState,
+  read: () => Promise<Page>,
+  opened: { columns?: ListColumnId[]; view?: SavedView | null; viewState?: ListState } = {},
+) {
   const queryClient = getQueryClient();
   const options = collectionListOptions(path, state);
   await queryClient
@@ -37,8 +43,8 @@ export async function prefetchList(path: ListPath, state: ListState, read: () =>
   // The table shows the failure with Retry; the page answers the status /api gives it.
   if (failure) answerPageWith(failure.code);
   const count = queryClient.getQueryData(options.queryKey)?.meta.count;
-  // The columns this browser chose (a tampered cookie: the defaults).
-  const columns = columnsFromCookie((await cookies()).get(COLUMNS_COOKIE)?.value);
+  // A saved view's columns; else those this browser chose (a tampered cookie: the defaults).
+  const columns = opened.columns ?? columnsFromCookie((await cookies()).get(COLUMNS_COOKIE)?.value);
 
   const rows = (view: {
     live?: boolean;
@@ -48,7 +54,17 @@ export async function prefetchList(path: ListPath, state: ListState, read: () =>
   }) => (
     <QueryProvider>
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <CollectionsTable path={path} minorUnits={getConfig().amountMinorUnits} columns={columns} {...view} />
+        <CollectionsTable
+          // Another view is another table: its columns start from that view's.
+          key={opened.view?.id ?? 'list'}
+          path={path}
+          minorUnits={getConfig().amountMinorUnits}
+          columns={columns}
+          view={opened.view ?? null}
+          viewState={opened.viewState}
+          views={path === '/collections'}
+          {...view}
+        />
       </HydrationBoundary>
     </QueryProvider>
   );

@@ -11,7 +11,9 @@ import { SkipToPagination } from '@/components/ui/skip-link';
 import { formatDateTime, zoneName } from '@/lib/format/dates';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import { ErrorState } from '@/components/ui/error-state';
-import { lastPage as lastPageOf, viewHref, viewQuery, type ListPath } from '@/lib/api/list-state';
+import { lastPage as lastPageOf, viewHref, viewQuery, type ListPath, type ListState } from '@/lib/api/list-state';
+import type { SavedView } from '@/lib/api/views';
+import { ViewsControl } from '@/components/views/views-control';
 import type { CollectionRow, RowFallback } from '@/lib/query/rows';
 import { collectionListOptions } from '@/lib/query/options';
 import { CELL_CLASS, collectionColumns, features, type ColumnId, type Copied } from './columns';
@@ -39,7 +41,16 @@ export function CollectionsTable({
   empty,
   caption,
   columns: initialColumns = DEFAULT_COLUMNS,
+  view = null,
+  viewState,
+  views = false,
 }: {
+  /** The saved view this list opened (contract section 13), or null: its columns are the view's to change. */
+  view?: SavedView | null;
+  /** The view's state, while the URL does not state the list yet (a view opened by id or as the default). */
+  viewState?: ListState;
+  /** Offer the "Views" menu (the collections list, with the application's database). */
+  views?: boolean;
   /** The columns shown, in order, as the server read them from the browser's cookie. */
   columns?: readonly ListColumnId[];
   path: ListPath;
@@ -55,7 +66,7 @@ export function CollectionsTable({
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [state, setState] = useListState(path);
+  const [state, setState] = useListState(path, view && viewState ? { id: view.id, state: viewState } : undefined);
   const { page, limit } = state;
   const query = useQuery({ ...collectionListOptions(path, state), placeholderData: keepPreviousData });
   const envelope = query.data;
@@ -79,9 +90,11 @@ export function CollectionsTable({
 
   const [shown, setShown] = useState<readonly ListColumnId[]>(initialColumns);
   function chooseColumns(next: ListColumnId[]) {
-    document.cookie = columnsCookie(next);
+    // Without a view the choice is remembered for this browser; within one it is the view's change to save.
+    if (!view) document.cookie = columnsCookie(next);
     setShown(next);
   }
+  const viewsControl = views ? <ViewsControl state={state} columns={shown} view={view} /> : null;
   const columns = useMemo(
     () => collectionColumns({ minorUnits, matched, people: matched || Boolean(state.q), zone, copied, shown }),
     [minorUnits, matched, state.q, zone, copied, shown],
@@ -156,6 +169,7 @@ export function CollectionsTable({
           />
         </div>
       ) : null}
+      {rows.length === 0 && viewsControl ? <div className="mb-2 flex justify-end">{viewsControl}</div> : null}
       {count === 0 ? (
         <EmptyState title={empty.title}>{empty.body}</EmptyState>
       ) : rows.length === 0 ? (
@@ -179,7 +193,10 @@ export function CollectionsTable({
           ) : null}
           <div className="mb-2 flex flex-wrap items-start justify-between gap-2">
             {live ? <ListSummary count={count} /> : <span />}
-            <ColumnsControl shown={shown} onChange={chooseColumns} />
+            <div className="flex gap-2">
+              {viewsControl}
+              <ColumnsControl shown={shown} onChange={chooseColumns} />
+            </div>
           </div>
           <SkipToPagination />
           <div

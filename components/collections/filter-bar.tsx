@@ -14,6 +14,7 @@ import {
   type Sort,
 } from '@/lib/api/list-state';
 import { label } from '@/lib/format/labels';
+import { NO_VIEW } from '@/lib/api/views';
 import { navigationStarted } from '@/lib/navigation/progress';
 
 /**
@@ -107,9 +108,15 @@ type Typed = (typeof TYPED)[number];
 export function FilterBar({
   state,
   facets,
+  view = null,
+  noViewOnClear = false,
 }: {
   state: ListState;
   facets: { status: Facet[]; currency: Facet[] } | null;
+  /** The saved view open (its id): a change of filters stays in it (its "Update view" saves them). */
+  view?: string | null;
+  /** Clear filters leaves any view, the reader's default too (`?view=none`). */
+  noViewOnClear?: boolean;
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -118,9 +125,10 @@ export function FilterBar({
   );
   const [problem, setProblem] = useState<{ param: string; message: string } | null>(null);
 
-  function apply(changes: Partial<ListState>) {
+  function apply(changes: Partial<ListState>, clear = false) {
     setProblem(null);
-    const href = collectionsHref({ ...state, ...changes, page: 1 });
+    const keep = clear ? (noViewOnClear ? { view: NO_VIEW } : null) : view ? { view } : null;
+    const href = collectionsHref({ ...state, ...changes, page: 1 }, keep ? new URLSearchParams(keep) : undefined);
     navigationStarted(href);
     startTransition(() => router.push(href));
   }
@@ -200,7 +208,11 @@ export function FilterBar({
         <button type="submit" className="sr-only">
           Apply filters
         </button>
-        <Button onClick={() => apply({ ...defaults(filterSchema) })} variant="ghost" disabled={!filtered}>
+        <Button
+          onClick={() => apply({ ...defaults(filterSchema) }, true)}
+          variant="ghost"
+          disabled={!filtered && !view}
+        >
           Clear filters
         </Button>
       </form>

@@ -1,8 +1,9 @@
 'use client';
 
 import { useSearchParams } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { readViewState, viewHref, type ListPath, type ListState } from '@/lib/api/list-state';
+import { urlStatesList } from '@/lib/api/views';
 
 /**
  * The list's state (page and limit, and on `/collections` the filters, sort and search), kept in the URL. Read with useSearchParams and
@@ -15,11 +16,21 @@ import { readViewState, viewHref, type ListPath, type ListState } from '@/lib/ap
  * after the next paint: the table renders the next page (already in the cache)
  * at once. If the URL moves anywhere else meanwhile (back, forward, a link),
  * the URL wins.
+ *
+ * A saved view opened as `/collections?view=<id>` (or as the reader's default at `/collections`) renders
+ * its state at once and writes it into the URL after hydration (history.replaceState, which Next syncs):
+ * the address stays shareable, and back and forward work.
  */
-export function useListState(path: ListPath): [ListState, (next: ListState) => void] {
+export function useListState(
+  path: ListPath,
+  opened?: { id: string; state: ListState },
+): [ListState, (next: ListState) => void] {
   // Compared by their canonical URL, so every field of the schema counts.
   const same = (a: ListState, b: ListState) => viewHref(path, a) === viewHref(path, b);
-  const url = readViewState(path, useSearchParams());
+  const search = useSearchParams();
+  // A saved view opened by its id alone (or as the reader's default): its state until the URL states it
+  // (the page writes it into the URL at once, so it stays shareable).
+  const url = opened && !urlStatesList(search) ? opened.state : readViewState(path, search);
   const [pending, setPending] = useState<{ next: ListState; from: ListState } | null>(null);
   if (pending && !same(url, pending.from)) setPending(null); // caught up, or moved elsewhere
 
@@ -29,6 +40,15 @@ export function useListState(path: ListPath): [ListState, (next: ListState) => v
     // After the next paint: the new rows first, the router's re-render after them.
     requestAnimationFrame(() => setTimeout(() => window.history.pushState(null, '', href)));
   }
+
+  useEffect(() => {
+    const keep = new URLSearchParams(window.location.search);
+    if (!opened || urlStatesList(keep)) return;
+    keep.set('view', opened.id);
+    const href = viewHref(path, opened.state, keep);
+    window.history.replaceState(null, '', href);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the state the page was opened with
+  }, []);
 
   return [pending?.next ?? url, set];
 }

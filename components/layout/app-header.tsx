@@ -18,13 +18,19 @@ const navLink = `rounded px-1 text-sm text-zinc-700 hover:text-zinc-950 dark:tex
  */
 export type ShellUser = { name: string; role: 'viewer' | 'admin'; canSignOut: boolean };
 
+/** A shared view an admin pinned to the navigation, its count to come (it streams in: never held for). */
+export type PinnedView = { id: string; name: string; href: string; count: Promise<{ count: number | null }> };
+
 export function AppHeader({
   sandbox,
   examples,
   user,
   admin,
   index,
+  pinned = [],
 }: {
+  /** The team's pinned views (contract section 13), under Collections. */
+  pinned?: PinnedView[];
   /** The index's state as the server saw it (null when it could not be read). */
   index: IndicatorStatus | null;
   sandbox: boolean;
@@ -97,7 +103,34 @@ export function AppHeader({
           {user ? <SignedIn user={user} /> : null}
         </div>
       </div>
+      {pinned.length ? (
+        <nav aria-label="Pinned views" className="mx-auto -mt-1 max-w-7xl px-4 pb-2">
+          <ul className="flex flex-wrap gap-x-3 gap-y-1 text-sm">
+            {pinned.map((pin) => (
+              <li key={pin.id}>
+                <Link href={pin.href} className={`${navLink} inline-flex items-center gap-1.5`}>
+                  {pin.name}
+                  <Suspense fallback={null}>
+                    <PinCount count={pin.count} />
+                  </Suspense>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
     </header>
+  );
+}
+
+/** A pinned view's count, when it comes (the index counts it; cached a while). */
+async function PinCount({ count }: { count: PinnedView['count'] }) {
+  const { count: n } = await count;
+  if (n === null) return null;
+  return (
+    <span className="rounded-full bg-zinc-200 px-1.5 text-xs tabular-nums text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200">
+      {new Intl.NumberFormat('en').format(n)}
+    </span>
   );
 }
 

@@ -15,6 +15,8 @@ export const AUDIT_ACTION_NAMES = [
   'sign_in',
   'sign_out',
   'access_denied',
+  'view_save',
+  'view_delete',
 ] as const;
 
 const text = (max: number) =>

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { errorMessage } from './error-codes';
 import { isCollectionId, isProviderId } from './ids';
-import { isIndexed, parseListState, parseSearchState, type ParseResult } from './list-state';
+import { DEFAULT_LIMIT, isIndexed, parseListState, parseSearchState, type ParseResult } from './list-state';
 import { parseOverviewState } from './overview';
 import { parseAuditQuery } from './audit';
+import { COLUMN_IDS, DEFAULT_COLUMNS, readColumns, type ListColumnId } from './columns';
+import { isViewId, nameProblem, parseViewQuery, VIEW_LIMITS, viewName } from './views';
 
 /**
  * The dashboard API's inputs in zod, one schema per route (path parameters,
@@ -84,5 +86,84 @@ export const exportQuery = z.instanceof(URLSearchParams).transform((search, ctx)
     });
     return z.NEVER;
   }
-  return { ...parsed.value, contacts: contacts as boolean, live: live as boolean };
+  // A saved view's columns (contract section 13): the file holds those, in that order.
+  const named = search.getAll('columns');
+  let columns: ListColumnId[] | undefined;
+  if (named.length) {
+    const read = named.length === 1 ? readColumns(named[0]) : null;
+    if (!read || read.dropped.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['columns'],
+        message: `Invalid columns: give once a comma-separated list of ${COLUMN_IDS.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    columns = read.columns;
+  }
+  return { ...parsed.value, contacts: contacts as boolean, live: live as boolean, ...(columns ? { columns } : {}) };
 });
+
+/** `/api/views/{id}`: a view's id (`view_` and up to 64 of A–Z a–z 0–9 _ -). */
+export const viewIdParams = z.object({
+  id: z.string().refine(isViewId, 'Invalid id: a view id is view_ followed by up to 64 letters, digits, _ or -'),
+});
+
+const viewNameInput = z.string('Invalid name: name is required, 1 to 80 characters of text').transform((raw, ctx) => {
+  const problem = nameProblem(raw);
+  if (problem) ctx.addIssue({ code: 'custom', message: `Invalid name: ${problem}` });
+  return viewName(raw);
+});
+const viewQueryInput = z.string("Invalid query: query must be text (the list's URL query)").transform((raw, ctx) => {
+  const parsed = parseViewQuery(raw);
+  if (parsed.ok) return parsed.query;
+  ctx.addIssue({ code: 'custom', message: `Invalid ${parsed.param}: ${parsed.message}` });
+  return z.NEVER;
+});
+const viewColumnsInput = z
+  .array(z.string(), 'Invalid columns: columns must be a list of column ids')
+  .transform((raw, ctx) => {
+    const read = readColumns(raw);
+    if (read && !read.dropped.length) return read.columns;
+    ctx.addIssue({
+      code: 'custom',
+      message: read
+        ? `Invalid columns: ${read.dropped[0]} is not a column (${COLUMN_IDS.join(', ')}), or is given twice`
+        : `Invalid columns: give 1 to ${COLUMN_IDS.length} of ${COLUMN_IDS.join(', ')}`,
+    });
+    return z.NEVER;
+  });
+const viewLimitInput = z
+  .number('Invalid limit: limit must be a number')
+  .refine((n) => VIEW_LIMITS.includes(n), `Invalid limit: limit must be one of ${VIEW_LIMITS.join(', ')}`);
+
+/** `POST /api/views`: a new view (contract section 13). */
+export const viewCreateBody = z.strictObject({
+  name: viewNameInput,
+  query: viewQueryInput.default(''),
+  columns: viewColumnsInput.default([...DEFAULT_COLUMNS]),
+  limit: viewLimitInput.default(DEFAULT_LIMIT),
+  shared: z.boolean('Invalid shared: shared must be true or false').default(false),
+});
+
+/**
+ * `PUT /api/views/{id}`: what changes, each optional: the owner's name, state and sharing; anyone's own
+ * default (`default`); an admin's pin of a shared view (`pinned`).
+ */
+export const viewUpdateBody = z
+  .strictObject({
+    name: viewNameInput.optional(),
+    query: viewQueryInput.optional(),
+    columns: viewColumnsInput.optional(),
+    limit: viewLimitInput.optional(),
+    shared: z.boolean('Invalid shared: shared must be true or false').optional(),
+    default: z.boolean('Invalid default: default must be true or false').optional(),
+    pinned: z.boolean('Invalid pinned: pinned must be true or false').optional(),
+  })
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    'Give at least one of name, query, columns, limit, shared, default, pinned',
+  );
+
+export type ViewCreate = z.output<typeof viewCreateBody>;
+export type ViewUpdate = z.output<typeof viewUpdateBody>;

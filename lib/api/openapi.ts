@@ -5,6 +5,8 @@ import { collectionSchema, listMetaSchema, providerSchema } from './schemas';
 import { filterSchema, listStateSchema, searchStateSchema, type Schema } from './list-state';
 import { overviewSchema } from './overview';
 import { PARAM_DOCS } from './params';
+import { COLUMN_IDS } from './columns';
+import { viewCreateBody, viewUpdateBody } from './inputs';
 
 /**
  * The OpenAPI 3.1 description of the dashboard's own `/api` (contract section
@@ -13,10 +15,19 @@ import { PARAM_DOCS } from './params';
  * validated in a test. A route added without a line here fails that test.
  */
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' });
+/** A request body as it is sent (before the route's transforms). */
+const inputSchema = (s: z.ZodType) =>
+  z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
 const int = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'integer', description, ...extra });
 const query = (name: string, s: Record<string, unknown>) => ({ name, in: 'query', required: false, schema: s });
+const viewIdParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^view_[A-Za-z0-9_-]{1,64}$' },
+};
 const idParam = (prefix: string) => ({
   name: 'id',
   in: 'path',
@@ -188,6 +199,28 @@ export function openApiDocument(version: string) {
             outcome: { type: 'string' },
           },
         },
+        SavedView: {
+          type: 'object',
+          required: ['id', 'name', 'query', 'columns', 'limit', 'shared', 'owner', 'createdAt', 'updatedAt'],
+          properties: {
+            id: { type: 'string' },
+            name: { type: 'string', maxLength: 80 },
+            query: { type: 'string', description: "The list's URL query without page and limit" },
+            columns: { type: 'array', items: { type: 'string', enum: [...COLUMN_IDS] } },
+            limit: { type: 'integer', enum: [10, 25, 50, 100] },
+            shared: { type: 'boolean' },
+            owner: { type: 'string' },
+            createdAt: { type: 'string' },
+            updatedAt: { type: 'string' },
+            pinned: { type: ['integer', 'null'] },
+            mine: { type: 'boolean' },
+            isDefault: { type: 'boolean' },
+            count: { type: ['integer', 'null'], description: 'With counts=1' },
+            asOf: { type: ['string', 'null'], description: 'With counts=1' },
+          },
+        },
+        SavedViewInput: inputSchema(viewCreateBody),
+        SavedViewChange: inputSchema(viewUpdateBody),
         DriftEntry: {
           type: 'object',
           required: ['kind', 'path', 'count', 'firstSeen', 'lastSeen', 'exampleId'],
@@ -281,6 +314,15 @@ export function openApiDocument(version: string) {
               }),
               example: '1',
             },
+            {
+              ...query(
+                'columns',
+                str(
+                  `A saved view's columns, comma-separated, in order (${COLUMN_IDS.join(', ')}): the file holds those, then as_of`,
+                ),
+              ),
+              example: 'reference,amount,status',
+            },
           ],
           responses: {
             ...ok('RFC 4180 CSV, UTF-8 with a BOM', { type: 'string' }, 'text/csv'),
@@ -304,6 +346,49 @@ export function openApiDocument(version: string) {
           responses: {
             ...ok('Audit entries, newest first', envelope({ type: 'array', items: ref('AuditEntry') }, true)),
             ...errors('bad_request', ...GATED, 'forbidden_role', 'index_unavailable'),
+          },
+        },
+      },
+      '/api/views': {
+        get: {
+          summary: 'Saved views: the reader’s own and the team’s shared ones (counts=1 adds each one’s count)',
+          parameters: [{ ...query('counts', { type: 'string', enum: ['0', '1'] }), example: '1' }],
+          responses: {
+            ...ok('The views', envelope({ type: 'array', items: ref('SavedView') })),
+            ...errors('bad_request', ...GATED),
+          },
+        },
+        post: {
+          summary: 'Save a view (shared: admins only)',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('SavedViewInput') } } },
+          responses: {
+            '201': { description: 'The view', content: { 'application/json': { schema: envelope(ref('SavedView')) } } },
+            ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role'),
+          },
+        },
+      },
+      '/api/views/{id}': {
+        get: {
+          summary: 'One view: the reader’s own, or shared with everyone (else 404)',
+          parameters: [viewIdParam],
+          responses: { ...ok('The view', envelope(ref('SavedView'))), ...errors('bad_request', ...GATED, 'not_found') },
+        },
+        put: {
+          summary:
+            'Change a view: its owner its name, state and sharing (admins share); anyone their default; admins pin shared views',
+          parameters: [viewIdParam],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('SavedViewChange') } } },
+          responses: {
+            ...ok('The view', envelope(ref('SavedView'))),
+            ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role', 'not_found'),
+          },
+        },
+        delete: {
+          summary: 'Delete a view (its owner)',
+          parameters: [viewIdParam],
+          responses: {
+            ...ok('Deleted', envelope({ type: 'object', properties: { id: { type: 'string' } } })),
+            ...errors('bad_request', ...GATED, 'forbidden', 'not_found'),
           },
         },
       },

@@ -10,6 +10,7 @@ import { isApiFailure, type ApiFailure } from '@/lib/api/failure';
  *   HTTP status when something in between answered (a proxy's 502 page).
  * - The caller's signal aborting rejects with the abort itself (not a failure: nobody is told).
  * - No answer within `timeoutMs` rejects with `upstream_timeout`; no answer at all with `upstream_unreachable`.
+ * - A change (`method` and `body`) is sent the same way, its body as JSON.
  */
 export const API_TIMEOUT_MS = 30_000;
 
@@ -20,6 +21,9 @@ export type ApiOptions = {
   timeoutMs?: number;
   /** Only for tests of a caller: what answers instead of the network. */
   fetchImpl?: Fetch;
+  /** A change (saved views): the method, and a body sent as JSON. */
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
 };
 
 /**
@@ -56,13 +60,18 @@ const combined = (signals: (AbortSignal | null | undefined)[]) =>
 /** Asks `/api`: the response once it is OK; else rejects as above. */
 export async function apiResponse(path: string, options: ApiOptions = {}): Promise<Response> {
   if (!path.startsWith('/api/')) throw new Error(`not a dashboard API path: ${path}`);
-  const { signal, timeoutMs = API_TIMEOUT_MS, fetchImpl = fetch } = options;
+  const { signal, timeoutMs = API_TIMEOUT_MS, fetchImpl = fetch, method = 'GET', body } = options;
   const timeout = timeoutMs ? AbortSignal.timeout(timeoutMs) : null;
   let response: Response;
   try {
     response = await fetchImpl(path, {
       signal: combined([signal, timeout]),
-      headers: { Accept: 'application/json' },
+      method,
+      headers:
+        body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       credentials: 'same-origin',
     });
   } catch (error) {

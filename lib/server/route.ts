@@ -4,6 +4,7 @@ import type { ErrorSubject } from '@/lib/api/errors';
 import { basicUserName, SESSION_COOKIE } from './access';
 import { refusedEntry } from './audit/audit';
 import { contextFromHeaders, isAdmin, type RequestContext } from './context';
+import { getConfig } from './env';
 import { AppError, failureResponse, json, methodNotAllowed, toFailure } from './errors';
 import { logger } from './logger';
 import { runtime } from './runtime';
@@ -120,14 +121,78 @@ function gated(
   };
 }
 
-/** Every method a route file exports: GET as given, HEAD by Next from GET, the rest 405 (behind the gate too). */
-function methods(spec: { route: string; subject: ErrorSubject; admin?: boolean }, GET: Handler) {
-  const refuse = gated(spec, async () => methodNotAllowed());
-  return { GET, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: refuse };
+type WriteMethod = 'POST' | 'PUT' | 'DELETE';
+
+/** A method that changes something (saved views): its body's schema, and what it does. */
+export type WriteSpec<P extends z.ZodType | undefined, B extends z.ZodType | undefined> = {
+  body?: B;
+  /** The envelope's body and its status (201 for a creation). */
+  run: (
+    input: { params: Input<P>; body: Input<B>; request: Request },
+    context: RequestContext,
+  ) => Promise<{ status?: number; body: unknown }>;
+};
+
+/** Every method a route file exports: GET as given, HEAD by Next from GET, writes as given, the rest 405. */
+function methods(
+  spec: { route: string; subject: ErrorSubject; admin?: boolean },
+  GET: Handler,
+  writes: Partial<Record<WriteMethod, Handler>> = {},
+) {
+  const allow = ['GET', ...Object.keys(writes)].join(', ');
+  const refuse = gated(spec, async () => {
+    const response = methodNotAllowed();
+    response.headers.set('Allow', allow);
+    return response;
+  });
+  return {
+    GET,
+    POST: writes.POST ?? refuse,
+    PUT: writes.PUT ?? refuse,
+    PATCH: refuse,
+    DELETE: writes.DELETE ?? refuse,
+    OPTIONS: refuse,
+  };
 }
 
-export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
-  spec: RouteSpec<P, Q>,
+/** The most a write's JSON body may hold: a view is a few hundred bytes. */
+const MAX_BODY = 16_384;
+
+/**
+ * A write must come from this dashboard's own pages (no other site may change what a signed-in user owns):
+ * the browser's Sec-Fetch-Site says same-origin (or none: typed, a script of the user's own), and an
+ * Origin, when sent as one, is ours (our no-referrer policy makes a same-origin fetch send "null"). A body
+ * must be JSON, which no cross-site form can send without a preflight we never answer.
+ */
+async function writeBody(request: Request, hasBody: boolean): Promise<unknown> {
+  const site = request.headers.get('sec-fetch-site');
+  const origin = request.headers.get('origin');
+  const own = new URL(request.url).origin;
+  const dashboard = getConfig().dashboardUrl;
+  const ours = [own, 'null', dashboard ? new URL(dashboard).origin : own];
+  if ((site && site !== 'same-origin' && site !== 'none') || (origin && !ours.includes(origin)))
+    throw new AppError('forbidden', 'The request did not come from this dashboard’s own pages');
+  if (!hasBody) return undefined;
+  if (!/^application\/json(;|$)/i.test(request.headers.get('content-type') ?? ''))
+    throw new AppError('bad_request', 'Invalid body: send it as JSON (Content-Type: application/json)');
+  const text = await request.text();
+  if (text.length > MAX_BODY) throw new AppError('bad_request', `Invalid body: at most ${MAX_BODY} bytes`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('bad_request', 'Invalid body: it is not JSON');
+  }
+}
+
+export function apiRoute<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  C extends z.ZodType | undefined = undefined,
+>(
+  spec: RouteSpec<P, Q> & {
+    write?: { POST?: WriteSpec<P, B>; PUT?: WriteSpec<P, C>; DELETE?: WriteSpec<P, undefined> };
+  },
 ) {
   const GET = gated(spec, async (request, context, route) => {
     const params = parse(spec.params, await route?.params, spec.subject) as Input<P>;
@@ -135,7 +200,17 @@ export function apiRoute<P extends z.ZodType | undefined = undefined, Q extends 
     const result = await spec.read({ params, query, request }, context);
     return result instanceof Response ? result : json(result);
   });
-  return methods(spec, GET);
+  const writes: Partial<Record<WriteMethod, Handler>> = {};
+  for (const [method, write] of Object.entries(spec.write ?? {}) as [WriteMethod, WriteSpec<P, z.ZodType>][]) {
+    writes[method] = gated(spec, async (request, context, route) => {
+      const params = parse(spec.params, await route?.params, spec.subject) as Input<P>;
+      const raw = await writeBody(request, Boolean(write.body));
+      const body = parse(write.body, raw, spec.subject) as never;
+      const result = await write.run({ params, body, request }, context);
+      return json(result.body, { status: result.status ?? 200 });
+    });
+  }
+  return methods(spec, GET, writes);
 }
 
 /** Any other /api path: the gate first (401), then 404 in the contract's envelope, whatever the method. */

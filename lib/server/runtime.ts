@@ -12,6 +12,7 @@ import { registerScrapeGauges } from './observability/gauges';
 import { createMetrics } from './observability/metrics';
 import { createIndexService } from './search-index/service';
 import { createUpstreamClient } from './upstream';
+import { createViews } from './views/service';
 
 /**
  * What the server is made of, built once per process: the application's database, the upstream client,
@@ -21,7 +22,8 @@ import { createUpstreamClient } from './upstream';
  *
  *   config ─▶ database ─┬─▶ audit log      (its entries wait in memory while the database is away)
  *                       ├─▶ drift report   (fed by the upstream client's answers)
- *                       └─▶ index ◀── upstream client ──▶ metrics
+ *                       ├─▶ index ◀── upstream client ──▶ metrics
+ *                       └─▶ saved views ──▶ (their counts from the index)
  *
  * Background work (the index's sync, the audit log's flushes, the drift report's) starts with `start()`,
  * at server start (instrumentation.ts), never during `next build`.
@@ -67,6 +69,13 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     readPage: (page, limit, cancel) =>
       upstream.get({ kind: 'list', page, limit }, collectionListEnvelopeSchema, systemContext('index-sync'), cancel),
   });
+  // Saved views: the database's, with counts from the index (or the upstream's list for a whole-list view).
+  const views = createViews({
+    database: () => database.open().then((c) => c.db),
+    index,
+    clock,
+    upstreamKey: config.upstream.key,
+  });
   const runtime = {
     config,
     clock,
@@ -76,6 +85,7 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     upstream,
     audit,
     index,
+    views,
     /** Starts the background work (idempotent). */
     start() {
       index.start();

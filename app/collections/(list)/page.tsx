@@ -15,6 +15,8 @@ import {
 import { isAdmin, requestContext } from '@/lib/server/context';
 import { indexedCollections, liveOrIndexed } from '@/lib/server/reads/collections';
 import { runtime } from '@/lib/server/runtime';
+import { viewForPage } from '@/lib/server/reads/views';
+import { openViewState, urlStatesList } from '@/lib/api/views';
 import { prefetchList } from '../collections-view';
 
 export const metadata: Metadata = { title: 'Collections' };
@@ -27,8 +29,16 @@ type SearchParams = Record<string, string | string[] | undefined>;
  */
 export default async function CollectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   // proxy.ts has already redirected invalid values; this only fills in defaults.
-  const state = readListState(toSearchParams(await searchParams));
+  const search = toSearchParams(await searchParams);
   const context = await requestContext().catch(() => unauthorized());
+  // A saved view (contract section 13): the one the URL names, else the reader's default when the URL says
+  // nothing of the list. Its state applies until the URL states the list (the table writes it there).
+  const requested = search.get('view');
+  const bare = !urlStatesList(search);
+  const opened = await viewForPage(context, requested, bare);
+  const view = opened.view;
+  const fromView = view ? openViewState(view) : null;
+  const state = fromView && bare ? fromView.state : readListState(search);
   const indexed = isIndexed(state);
   // The filter menus' counts come from the index (cached); without it the menus are left out.
   const facets = runtime()
@@ -37,23 +47,64 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   // Cached for 2 s by the service: the freshness line and the export control read it, beside the first page.
   const [status, { count, rows }] = await Promise.all([
     runtime().index.status(),
-    prefetchList('/collections', state, () =>
-      indexed ? indexedCollections(context, state) : liveOrIndexed(context, state),
+    prefetchList(
+      '/collections',
+      state,
+      () => (indexed ? indexedCollections(context, state) : liveOrIndexed(context, state)),
+      { columns: fromView?.columns ?? undefined, view, viewState: fromView && bare ? fromView.state : undefined },
     ),
   ]);
   return (
     <>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
-        <h1 className="text-xl font-semibold tracking-tight">Collections</h1>
+        <div>
+          <h1 className="text-xl font-semibold tracking-tight">
+            Collections
+            {view ? <span className="font-normal text-zinc-600 dark:text-zinc-400"> · {view.name}</span> : null}
+          </h1>
+          {view ? (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              Saved view{view.mine ? (view.shared ? ', shared with everyone' : ', yours') : `, shared by ${view.owner}`}
+              {view.isDefault ? ' · your default' : ''}
+            </p>
+          ) : null}
+        </div>
         <ExportCsv
-          query={stateQuery(listStateSchema, { ...state, page: DEFAULT_PAGE, limit: DEFAULT_LIMIT })}
+          // A saved view's export holds its columns, in its order (contract section 13).
+          query={[
+            stateQuery(listStateSchema, { ...state, page: DEFAULT_PAGE, limit: DEFAULT_LIMIT }),
+            fromView?.columns ? `columns=${fromView.columns.join(',')}` : '',
+          ]
+            .filter(Boolean)
+            .join('&')}
           filtered={indexed}
           indexOn={status.state !== 'off'}
           count={indexed ? count : status.state === 'off' ? undefined : (status.upstreamCount ?? undefined)}
           contactsAllowed={isAdmin(context)}
         />
       </div>
-      <FilterBar state={state} facets={await facets} />
+      {opened.missing ? (
+        <p
+          role="status"
+          className="mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          That view was not found: it was deleted, or it is not shared with you. Showing the list without it.
+        </p>
+      ) : null}
+      {fromView?.dropped.length ? (
+        <p
+          role="status"
+          className="mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          This view was saved with what the list no longer has, opened without it: {fromView.dropped.join(', ')}.
+        </p>
+      ) : null}
+      <FilterBar
+        state={state}
+        facets={await facets}
+        view={view?.id ?? null}
+        noViewOnClear={Boolean(view) || opened.hasDefault}
+      />
       {indexed && status.state !== 'off' ? <FreshnessLine freshness={status} /> : null}
       {indexed
         ? rows({

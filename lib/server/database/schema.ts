@@ -38,6 +38,26 @@ export type AppDatabase = {
     /** `ok`, or the error code the request ended with. */
     outcome: string;
   };
+  /** Saved views (lib/server/views): never emptied with the index. */
+  saved_views: {
+    id: string;
+    /** The account's key (lib/server/views/account.ts). */
+    account: string;
+    owner: string;
+    name: string;
+    /** The name lower-cased: unique per owner. */
+    name_key: string;
+    query: string;
+    columns: string;
+    limit: number;
+    /** 0 or 1. */
+    shared: number;
+    pinned: number | null;
+    created_at: string;
+    updated_at: string;
+  };
+  /** Each person's default view. */
+  view_defaults: { account: string; owner: string; view_id: string };
   /** Accounts by their non-reversible key (blind.ts `accountKey`); rows carry the small id. */
   accounts: { id: Generated<number>; key: string };
   /** Narrow rows: what filters, sorts and counts read. */

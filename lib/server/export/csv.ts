@@ -1,6 +1,7 @@
 import 'server-only';
 import { stringify } from 'csv-stringify/sync';
 import type { CollectionSummary } from '@/lib/api/summary';
+import type { ListColumnId } from '@/lib/api/columns';
 import { formatAmount } from '@/lib/format/money';
 
 /**
@@ -12,15 +13,55 @@ import { formatAmount } from '@/lib/format/money';
 /** A collection summary whose contact may also carry e-mail and phone ("Include contact details"). */
 export type ExportRecord = Omit<CollectionSummary, 'contact' | 'payable' | 'followUp'> & {
   contact: { firstName: string; lastName: string; email?: string; phone?: string };
+  /** The payable methods and follow-up, for a view that shows those columns. */
+  methods?: string[] | null;
+  followUp?: { enabled: boolean; channels: string[] } | null;
 };
 
 export type CsvOptions = {
   /** Adds `contact_email` and `contact_phone` after `contact_last_name`. */
   contacts: boolean;
   minorUnits: boolean;
+  /**
+   * A saved view's columns (contract section 13), in its order: the file holds those, each as the cells
+   * below, then `as_of`. Unset: the contract's header of section 8.
+   */
+  columns?: readonly ListColumnId[];
 };
 
-export function csvColumns(contacts: boolean): string[] {
+/** Each list column as the export's cells: its header names and their values. */
+const COLUMN_CELLS: Record<ListColumnId, { names: string[]; cells: (r: ExportRecord, o: CsvOptions) => string[] }> = {
+  reference: { names: ['reference'], cells: (r) => [r.reference] },
+  contact: {
+    names: ['contact_first_name', 'contact_last_name'],
+    cells: (r) => [r.contact.firstName, r.contact.lastName],
+  },
+  email: { names: ['contact_email'], cells: (r) => [r.contact.email ?? ''] },
+  phone: { names: ['contact_phone'], cells: (r) => [r.contact.phone ?? ''] },
+  amount: {
+    names: ['amount_value', 'currency', 'amount_formatted'],
+    cells: (r, o) => [String(r.amount.value), r.amount.currency, formatAmount(r.amount, { minorUnits: o.minorUnits })],
+  },
+  status: { names: ['status'], cells: (r) => [r.status] },
+  methods: { names: ['payable_methods'], cells: (r) => [(r.methods ?? []).join(';')] },
+  followUp: {
+    names: ['follow_up_enabled', 'follow_up_channels'],
+    cells: (r) => (r.followUp ? [String(r.followUp.enabled), r.followUp.channels.join(';')] : ['', '']),
+  },
+  created: { names: ['created_at'], cells: (r) => [utc(r.createdAt)] },
+  updated: { names: ['updated_at'], cells: (r) => [utc(r.updatedAt)] },
+  completed: { names: ['completed_at'], cells: (r) => [utc(r.completedAt)] },
+  lineItems: { names: ['line_item_count'], cells: (r) => [String(r.lineItemCount)] },
+  type: { names: ['type'], cells: (r) => [r.type] },
+  id: { names: ['id'], cells: (r) => [r.id] },
+};
+
+/** A view's columns as the file has them: contact details only when they are exported (`contacts=1`). */
+const exported = (options: Pick<CsvOptions, 'contacts' | 'columns'>) =>
+  (options.columns ?? []).filter((c) => options.contacts || (c !== 'email' && c !== 'phone'));
+
+export function csvColumns(contacts: boolean, columns?: readonly ListColumnId[]): string[] {
+  if (columns) return [...exported({ contacts, columns }).flatMap((c) => COLUMN_CELLS[c].names), 'as_of'];
   return [
     'id',
     'reference',
@@ -57,6 +98,8 @@ const utc = (value: string | null) => {
 };
 
 function cells(r: ExportRecord, asOf: string, options: CsvOptions): string[] {
+  if (options.columns)
+    return [...exported(options).flatMap((c) => COLUMN_CELLS[c].cells(r, options)), asOf].map(neutralise);
   return [
     r.id,
     r.reference,
@@ -80,8 +123,8 @@ function cells(r: ExportRecord, asOf: string, options: CsvOptions): string[] {
 const STRINGIFY = { record_delimiter: '\r\n', quote_record_delimiter: true } as const;
 
 /** The header line, after the byte-order mark. */
-export const csvHeader = (options: Pick<CsvOptions, 'contacts'>) =>
-  `\ufeff${stringify([csvColumns(options.contacts)], STRINGIFY)}`;
+export const csvHeader = (options: Pick<CsvOptions, 'contacts' | 'columns'>) =>
+  `\ufeff${stringify([csvColumns(options.contacts, options.columns)], STRINGIFY)}`;
 
 /** Records as CSV lines, each ending in CRLF. */
 export const csvRows = (records: ExportRecord[], asOf: string, options: CsvOptions) =>

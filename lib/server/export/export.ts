@@ -1,6 +1,7 @@
 import 'server-only';
 import { LIVE_EXPORT_MAX_ROWS as LIVE_MAX_ROWS } from '@/lib/api/export';
 import type { ListState } from '@/lib/api/list-state';
+import type { ListColumnId } from '@/lib/api/columns';
 import type { Collection } from '@/lib/api/schemas';
 import { audited, searchTarget } from '../audit/audit';
 import { assertContext, isAdmin, type RequestContext } from '../context';
@@ -25,7 +26,7 @@ import { abortableSleep, livePages, PAGE_SIZE } from './live-pages';
  * A failure after the first byte errors the stream, so the download fails in
  * the browser instead of ending as a short file that looks whole.
  */
-export type ExportInput = ListState & { contacts: boolean; live: boolean };
+export type ExportInput = ListState & { contacts: boolean; live: boolean; columns?: ListColumnId[] };
 
 /**
  * Rows per chunk: one message between the threads and one pull of the client's stream; writing it
@@ -89,7 +90,7 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
     port: port1,
   };
   const asOf = status.asOf ?? new Date().toISOString();
-  const options = { contacts: input.contacts, minorUnits };
+  const options = { contacts: input.contacts, minorUnits, columns: input.columns };
   const openerJob: OpenerJob = {
     secret: spec.secret,
     accountKey: spec.accountKey,
@@ -178,11 +179,13 @@ const toRecord = (c: Collection): ExportRecord => ({
   completedAt: c.completedAt,
   contact: c.contact,
   lineItemCount: c.metadata.length,
+  methods: c.payable.methods,
+  followUp: { enabled: c.followUp.enabled, channels: c.followUp.channels },
 });
 
 async function live(context: RequestContext, input: ExportInput, signal: AbortSignal): Promise<Response> {
   const { amountMinorUnits: minorUnits, index } = getConfig();
-  const options = { contacts: input.contacts, minorUnits };
+  const options = { contacts: input.contacts, minorUnits, columns: input.columns };
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });

@@ -1280,7 +1280,16 @@ export function createQueries(
         .crossJoin('collection_details as d')
         .whereRef('d.account', '=', 'collections.account')
         .whereRef('d.id', '=', 'collections.id')
-        .select([...NARROW_COLUMNS, 'd.reference', 'd.type', 'd.completed_at', 'd.line_item_count', 'd.contact_sealed'])
+        .select([
+          ...NARROW_COLUMNS,
+          'd.reference',
+          'd.type',
+          'd.completed_at',
+          'd.line_item_count',
+          'd.contact_sealed',
+          'd.methods',
+          'd.follow_up',
+        ])
         .orderBy(`collections.${column}`, direction)
         .orderBy('collections.id', direction);
     },

@@ -1,0 +1,62 @@
+import 'server-only';
+import { createHash } from 'node:crypto';
+import { isIndexed, type ListState } from '@/lib/api/list-state';
+import type { IndexService } from '../search-index/service';
+import type { Clock } from '../clock';
+import type { AppDb } from '../database/connect';
+import { createViewStore } from './store';
+
+/**
+ * Saved views as the runtime builds them: the store over the application's database, and the counts the
+ * Views menu and the navigation's pins show, from the index (a filter's, search's or sort's count) or the
+ * upstream's list (a view of the whole list), each kept for COUNT_TTL_MS so a page that shows five pins
+ * does not count five views on every load.
+ */
+export const COUNT_TTL_MS = 30_000;
+const COUNTS_KEPT = 500;
+
+export type ViewCount = { count: number | null; asOf: string | null };
+
+/**
+ * The account views belong to: what identifies it, the key, never its address (the same account reached at
+ * another host or port keeps its views). A one-way hash: the key itself is never stored.
+ */
+export function viewAccount(upstreamKey: string): string {
+  return createHash('sha256').update(`collections-console:views-account:${upstreamKey}`).digest('hex').slice(0, 32);
+}
+
+export function createViews(deps: {
+  database: () => Promise<AppDb>;
+  index: Pick<IndexService, 'queries' | 'status'>;
+  clock: Clock;
+  upstreamKey: string;
+}) {
+  const store = createViewStore(deps.database, deps.clock.now);
+  const counts = new Map<string, { at: number; value: Promise<ViewCount> }>();
+
+  async function countNow(state: ListState): Promise<ViewCount> {
+    const status = await deps.index.status();
+    if (!isIndexed(state)) return { count: status.upstreamCount, asOf: status.lastPollAt ?? status.asOf };
+    if (status.state === 'off') return { count: null, asOf: null };
+    const queries = await deps.index.queries();
+    const page = state.q ? await queries.search(state.q, state, 1, 1) : await queries.list(state, 1, 1);
+    return { count: page.count, asOf: status.asOf };
+  }
+
+  return {
+    account: viewAccount(deps.upstreamKey),
+    store,
+    /** How many collections a view's state holds, as of when: cached a while; null when it cannot be known. */
+    count(key: string, state: ListState): Promise<ViewCount> {
+      const now = deps.clock.now();
+      const hit = counts.get(key);
+      if (hit && now - hit.at < COUNT_TTL_MS) return hit.value;
+      const value = countNow(state).catch(() => ({ count: null, asOf: null }));
+      if (counts.size >= COUNTS_KEPT) counts.delete(counts.keys().next().value!);
+      counts.set(key, { at: now, value });
+      return value;
+    },
+  };
+}
+
+export type Views = ReturnType<typeof createViews>;
