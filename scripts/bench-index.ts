@@ -304,6 +304,47 @@ export async function benchIndex(options: {
       'ms',
     );
   }
+  // 4b. A saved view (contract section 13): opening it costs one indexed read of the view beside the list
+  // itself. `/collections?view=<id>` (the view's state read from the database) against the same state in the
+  // URL, interleaved, server-rendered HTML; and the Views menu's list with every view's count.
+  {
+    const query = 'status=pending&currency=NGN&sort=-amount';
+    const saved = await fetch(`${base}/api/views`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: `bench ${Date.now().toString(36)}`, query, limit: 25 }),
+    });
+    if (saved.status !== 201) throw new Error(`saving a view: ${saved.status} ${await saved.text()}`);
+    const { data: view } = (await saved.json()) as { data: { id: string } };
+    const withView = `${base}/collections?view=${view.id}`;
+    const without = `${base}/collections?${query}&limit=25`;
+    const a: number[] = [];
+    const b: number[] = [];
+    await timed(withView);
+    await timed(without);
+    for (let i = 0; i < 40; i++) {
+      a.push(await timed(withView));
+      b.push(await timed(without));
+    }
+    report.row(
+      'views: /collections?view=<id> vs the same state in the URL, p50',
+      round(percentile(a, 50)),
+      round(percentile(b, 50)),
+      'ms',
+    );
+    report.row(
+      'views: /collections?view=<id> vs the same state in the URL, p95',
+      round(percentile(a, 95)),
+      round(percentile(b, 95)),
+      'ms',
+    );
+    report.fact(
+      'views: /api/views?counts=1 p95 (counts cached 30 s)',
+      round(await p95(`${base}/api/views?counts=1`, 30)),
+      'ms',
+    );
+  }
+
   const html = await (await fetch(`${base}/overview?range=all`)).arrayBuffer();
   report.fact('overview: /overview?range=all HTML', round(html.byteLength / 1024, 0), 'KiB');
 

@@ -32,6 +32,57 @@ describe('CSV export', () => {
     expect(withContacts.at(-1)).toBe('as_of');
   });
 
+  it('a saved view’s export holds its columns in its order, contact details only when asked', () => {
+    const columns = ['status', 'phone', 'amount', 'methods', 'followUp', 'contact', 'email', 'id'] as const;
+    const asOf = '2026-11-23T12:00:00.000Z';
+    const row = record({
+      methods: ['payment_link', 'virtual_account'],
+      followUp: { enabled: true, channels: ['sms'] },
+    });
+    const without = read(
+      csvHeader({ contacts: false, columns }) + csvRows([row], asOf, { contacts: false, minorUnits: false, columns }),
+    );
+    expect(without).toEqual([
+      [
+        'status',
+        'amount_value',
+        'currency',
+        'amount_formatted',
+        'payable_methods',
+        'follow_up_enabled',
+        'follow_up_channels',
+        'contact_first_name',
+        'contact_last_name',
+        'id',
+        'as_of',
+      ],
+      [
+        'pending',
+        '250000',
+        'NGN',
+        'NGN 250,000',
+        'payment_link;virtual_account',
+        'true',
+        'sms',
+        'Zoë',
+        'O’Brien',
+        'pay_1',
+        asOf,
+      ],
+    ]);
+    const withContacts = read(
+      csvHeader({ contacts: true, columns }) + csvRows([row], asOf, { contacts: true, minorUnits: false, columns }),
+    );
+    expect(withContacts[0]!.slice(0, 2)).toEqual(['status', 'contact_phone']);
+    expect(withContacts[0]).toContain('contact_email');
+    // The formula guard holds in every column: the phone's + is prefixed.
+    expect(withContacts[1]![1]).toBe("'+234 801 234 5678");
+    // A record without methods or follow-up (kept before them) writes empty cells, never "null".
+    expect(
+      read(csvRows([record()], asOf, { contacts: false, minorUnits: false, columns: ['methods', 'followUp'] })),
+    ).toEqual([['', '', '', asOf]]);
+  });
+
   it('is UTF-8 with a byte-order mark, CRLF line ends, ISO 8601 UTC times and the raw and formatted amount', () => {
     const text =
       csvHeader({ contacts: true }) +

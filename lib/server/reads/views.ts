@@ -160,13 +160,12 @@ export async function viewForPage(
   const store = runtime().views.store;
   const reader = readerOf(context);
   try {
-    if (requested === null || requested === NO_VIEW) {
-      const fallback = requested === null && bare ? await store.defaultView(reader) : null;
-      const hasDefault = fallback !== null || (await store.defaultId(reader)) !== null;
-      return { view: fallback, missing: false, hasDefault };
-    }
-    const [view, defaultId] = await Promise.all([store.get(reader, requested), store.defaultId(reader)]);
-    return { view, missing: !view, hasDefault: defaultId !== null };
+    // The list without a view: only whether the reader has a default (Clear filters then leaves it too).
+    if (requested === NO_VIEW || (requested === null && !bare))
+      return { view: null, missing: false, hasDefault: (await store.defaultId(reader)) !== null };
+    // The view named, or the reader's default: one round of reads (the view and the default's id at once).
+    const { view, defaultId } = await store.open(reader, requested);
+    return { view, missing: requested !== null && !view, hasDefault: defaultId !== null };
   } catch {
     // The database away: the list still shows, without views.
     return { view: null, missing: false, hasDefault: false };

@@ -37,7 +37,11 @@ describe.each(storeKinds())('saved views on $name', (kind) => {
     await kind.reset();
     rmSync(dir, { recursive: true, force: true });
   });
-  const store = () => createViewStore(async () => db, () => now);
+  const store = () =>
+    createViewStore(
+      async () => db,
+      () => now,
+    );
 
   it('saves a view and reads it back as its owner saved it', async () => {
     const views = store();
@@ -67,7 +71,12 @@ describe.each(storeKinds())('saved views on $name', (kind) => {
     now += 60_000;
     await views.update(admin, mine.id, { shared: true });
     const seen = await views.get(grace, mine.id);
-    expect(seen).toMatchObject({ shared: true, mine: false, owner: 'admin@example.com', updatedAt: '2026-11-25T09:01:00.000Z' });
+    expect(seen).toMatchObject({
+      shared: true,
+      mine: false,
+      owner: 'admin@example.com',
+      updatedAt: '2026-11-25T09:01:00.000Z',
+    });
     expect(await views.get(elsewhere, mine.id)).toBeNull();
     // Read-only to others: their change finds nothing of theirs, and a delete deletes nothing.
     expect(await views.update(grace, mine.id, { name: 'Mine now' })).toBeNull();
@@ -126,7 +135,13 @@ describe.each(storeKinds())('saved views on $name', (kind) => {
     ]);
     await views.update(admin, shared[1]!.id, { shared: false });
     await views.pin(admin, shared[5]!.id, true);
-    expect((await views.pinned('acct-a')).map((p) => p.name)).toEqual(['team 1', 'team 3', 'team 4', 'team 5', 'team 6']);
+    expect((await views.pinned('acct-a')).map((p) => p.name)).toEqual([
+      'team 1',
+      'team 3',
+      'team 4',
+      'team 5',
+      'team 6',
+    ]);
     expect(await views.pinned('acct-b')).toEqual([]);
   });
 

@@ -125,11 +125,27 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
       return defaultOf(await database(), reader);
     },
 
+    /**
+     * What a page opens, in one round of reads: the view it names (or, given null, the reader's default) and
+     * the reader's default's id. The view is null when there is none the reader may open.
+     */
+    async open(reader: Reader, id: string | null): Promise<{ view: SavedView | null; defaultId: string | null }> {
+      const db = await database();
+      const [defaultId, named] = await Promise.all([
+        defaultOf(db, reader),
+        id ? visible(db, reader).where('id', '=', id).executeTakeFirst() : undefined,
+      ]);
+      const row = id
+        ? named
+        : defaultId
+          ? await visible(db, reader).where('id', '=', defaultId).executeTakeFirst()
+          : undefined;
+      return { view: row ? toView(row, reader, defaultId) : null, defaultId };
+    },
+
     /** The reader's default view, when they have one and may still open it. */
     async defaultView(reader: Reader): Promise<SavedView | null> {
-      const db = await database();
-      const id = await defaultOf(db, reader);
-      return id ? store.get(reader, id) : null;
+      return (await store.open(reader, null)).view;
     },
 
     async create(reader: Reader, fields: ViewFields): Promise<SavedView> {
@@ -219,7 +235,8 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
           .where('id', '=', id)
           .executeTakeFirst();
         if (!row || Number(row.shared) !== 1) {
-          if (pinned) throw new ViewConflict('pinned', 'Invalid pinned: only a view shared with everyone can be pinned');
+          if (pinned)
+            throw new ViewConflict('pinned', 'Invalid pinned: only a view shared with everyone can be pinned');
           return;
         }
         if (pinned === (row.pinned !== null)) return;
