@@ -139,7 +139,11 @@ test.describe('CSV export', () => {
     expect(text.startsWith('\ufeff')).toBe(true);
     expect(text.split('\r\n')[0]).toBe(`\ufeff${WITH_CONTACTS.join(',')}`);
     expect(parseCsv(text).rows).toHaveLength(Number(headers['x-total-count']));
+    // From the index: how many collections it holds of how many (all of them, once a full scan completed).
+    expect(headers['x-index-coverage']).toBe('1');
+    expect(Number(headers['x-index-indexed'])).toBeGreaterThanOrEqual(Number(headers['x-upstream-count']));
     for (const [query, param] of [
+      ['columns=reference,nope', 'columns'],
       ['contacts=yes', 'contacts'],
       ['live=1&status=pending', 'live'],
       ['live=2', 'live'],

@@ -149,6 +149,37 @@ test('an index file deleted or damaged under the server is rebuilt, and live pag
   expect((await status(request, base)).indexed).toBeGreaterThanOrEqual(indexed);
 });
 
+test('an index survives a change of the upstream’s address: the same account on another port keeps its rows', async ({
+  request,
+}) => {
+  const base = `http://127.0.0.1:${E2E.port + 27}`;
+  const path = join(dir, 'moved.sqlite');
+  const first = dashboard(E2E.port + 27, { INDEX_PATH: path, INDEX_POLL_S: '1' });
+  await up(request, `${base}/api/collections?limit=1`);
+  await indexReady(request, base);
+  const { indexed } = await status(request, base);
+  const added = await addCollection(request, { contact: uniqueContact(crypto.randomUUID().slice(0, 8)) });
+  await expect.poll(() => searchIds(request, base, added.contact.email), { timeout: 15_000 }).toEqual([added.id]);
+  first.child.kill('SIGTERM');
+  await first.exited;
+
+  // The same sandbox data on another port: the same key, another address.
+  const movedPort = E2E.sandboxPort + 27;
+  start(binPath('tsx'), ['sandbox/main.ts'], {
+    SANDBOX_PORT: String(movedPort),
+    SANDBOX_FAULTS: '1',
+    SANDBOX_DB: join(dir, 'sandbox.sqlite'),
+  });
+  await up(request, `http://127.0.0.1:${movedPort}/__sandbox/health`);
+  dashboard(E2E.port + 27, { INDEX_PATH: path, INDEX_POLL_S: '1', SANDBOX_PORT: String(movedPort) });
+  await up(request, `${base}/api/collections?limit=1`);
+  // Ready at once, every row kept: no sync from nothing.
+  const moved = await status(request, base);
+  expect(moved.state).toBe('ready');
+  expect(moved.indexed).toBeGreaterThanOrEqual(indexed + 1);
+  expect(await searchIds(request, base, added.contact.email)).toEqual([added.id]);
+});
+
 test('an index that cannot write its file is off with the reason; everything else works', async ({ request }) => {
   const base = `http://127.0.0.1:${E2E.port + 23}`;
   // A path under a file, not a folder: nothing can ever be created there (root or not).

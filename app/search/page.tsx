@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { ExportCsv } from '@/components/export/export-csv';
+import { buildingOf } from '@/components/export/export-props';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FreshnessLine } from '@/components/search-index/freshness';
 import { readSearchState, readViewState, toSearchParams } from '@/lib/api/list-state';
@@ -53,6 +54,7 @@ export default async function SearchPage({ searchParams }: Props) {
           indexOn={status.state !== 'off'}
           count={count}
           contactsAllowed={isAdmin(context)}
+          building={buildingOf(status)}
         />
       </div>
       {status.state !== 'off' ? <FreshnessLine freshness={status} /> : null}

@@ -29,6 +29,7 @@ export default function ExportControl({
   indexOn,
   count,
   contactsAllowed,
+  building = null,
   initialOpen = false,
   focusOnMount = false,
 }: ExportCsvProps & DeferredProps) {
@@ -113,6 +114,12 @@ export default function ExportControl({
             {filtered ? 'Every page of this view, in its order' : 'Every collection of the account, newest first'}
             {count !== undefined ? ` (${nf.format(count)} rows)` : ''}.
           </p>
+          {building && !useLive ? (
+            <p role="status" className="text-amber-900 dark:text-amber-200">
+              The index is still being built: it holds {nf.format(building.indexed)}
+              {building.of !== null ? ` of ${nf.format(building.of)}` : ''} collections, and the file holds only those.
+            </p>
+          ) : null}
           {contactsAllowed ? (
             <label className="flex items-start gap-2">
               <input

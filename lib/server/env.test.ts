@@ -51,6 +51,16 @@ describe('server configuration', () => {
     }
   });
 
+  it('names the index’s account by its key unless INDEX_ACCOUNT labels it; prunes after 30 days by default', () => {
+    expect(parseConfig({}).index).toMatchObject({ account: null, accountRetentionDays: 30 });
+    expect(parseConfig({ INDEX_ACCOUNT: 'acme-ng', INDEX_ACCOUNT_RETENTION_DAYS: '7' }).index).toMatchObject({
+      account: 'acme-ng',
+      accountRetentionDays: 7,
+    });
+    expect(() => parseConfig({ INDEX_ACCOUNT: 'acme ng' })).toThrow('INDEX_ACCOUNT must be letters');
+    expect(() => parseConfig({ INDEX_ACCOUNT_RETENTION_DAYS: '0' })).toThrow('INDEX_ACCOUNT_RETENTION_DAYS');
+  });
+
   it('follows SANDBOX_PORT for the sandbox upstream', () => {
     expect(parseConfig({ SANDBOX_PORT: '4210' }).upstream.baseUrl).toBe('http://127.0.0.1:4210');
   });

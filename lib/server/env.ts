@@ -108,6 +108,14 @@ const schema = z
     DATABASE_SSL: z.enum(['require', 'off', '']).default(''),
     INDEX_SYNC_RPS: z.coerce.number().positive().max(1000).optional(),
     INDEX_POLL_S: z.coerce.number().int().min(1).max(3600).default(15),
+    INDEX_ACCOUNT: optionalText.pipe(
+      z
+        .string()
+        .max(100, 'must be at most 100 characters')
+        .regex(/^[\w.:@-]+$/, 'must be letters, digits and . _ : @ - only')
+        .optional(),
+    ),
+    INDEX_ACCOUNT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
     NODE_ENV: z.string().optional(),
     DASHBOARD_URL: optionalText.pipe(secureUrl.optional()),
     OIDC_ISSUER: optionalText.pipe(secureUrl.optional()),
@@ -208,6 +216,13 @@ function toConfig(env: z.output<typeof schema>) {
       // The sandbox is local and fast; a real upstream is paced gently by default.
       syncRps: env.INDEX_SYNC_RPS ?? (sandbox ? 50 : 5),
       pollMs: env.INDEX_POLL_S * 1000,
+      /**
+       * What names the account's rows: the operator's label, else its key (never its address, so the same
+       * account reached at another host or port keeps its index).
+       */
+      account: env.INDEX_ACCOUNT ?? null,
+      /** An account no replica has opened for this many days is pruned by the syncing one. */
+      accountRetentionDays: env.INDEX_ACCOUNT_RETENTION_DAYS,
     },
     production: env.NODE_ENV === 'production',
   };

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { unauthorized } from 'next/navigation';
 import { FilterBar } from '@/components/collections/filter-bar';
 import { ExportCsv } from '@/components/export/export-csv';
+import { buildingOf } from '@/components/export/export-props';
 import { FreshnessLine } from '@/components/search-index/freshness';
 import {
   DEFAULT_LIMIT,
@@ -81,6 +82,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
           indexOn={status.state !== 'off'}
           count={indexed ? count : status.state === 'off' ? undefined : (status.upstreamCount ?? undefined)}
           contactsAllowed={isAdmin(context)}
+          building={buildingOf(status)}
         />
       </div>
       {opened.missing ? (

@@ -59,7 +59,14 @@ export type AppDatabase = {
   /** Each person's default view. */
   view_defaults: { account: string; owner: string; view_id: string };
   /** Accounts by their non-reversible key (blind.ts `accountKey`); rows carry the small id. */
-  accounts: { id: Generated<number>; key: string };
+  accounts: {
+    id: Generated<number>;
+    key: string;
+    /** What its contacts are sealed under, when not `key` (an account carried over from an older name). */
+    seal_key: string | null;
+    /** When a replica last opened it (ISO 8601 UTC): unopened for long, it is pruned. */
+    opened_at: string | null;
+  };
   /** Narrow rows: what filters, sorts and counts read. */
   collections: {
     account: number;

@@ -35,9 +35,23 @@ export type ExportInput = ListState & { contacts: boolean; live: boolean; column
 const ROWS_PER_CHUNK = 500;
 const encoder = new TextEncoder();
 
-function csvResponse(body: ReadableStream<Uint8Array>, count: number, source: 'index' | 'live', asOf: string) {
+function csvResponse(
+  body: ReadableStream<Uint8Array>,
+  count: number,
+  source: 'index' | 'live',
+  asOf: string,
+  /** From the index: how many collections it holds of how many (while it is built, the file holds fewer). */
+  holds?: { indexed: number; upstreamCount: number | null; coverage: number },
+) {
   return new Response(body, {
     headers: {
+      ...(holds
+        ? {
+            'X-Index-Indexed': String(holds.indexed),
+            'X-Index-Coverage': String(holds.coverage),
+            ...(holds.upstreamCount !== null ? { 'X-Upstream-Count': String(holds.upstreamCount) } : {}),
+          }
+        : {}),
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${exportFileName(new Date())}"`,
       'X-Total-Count': String(count),
@@ -165,7 +179,7 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
     },
     { highWaterMark: 0 },
   );
-  return csvResponse(body, count, 'index', asOf);
+  return csvResponse(body, count, 'index', asOf, status);
 }
 
 const toRecord = (c: Collection): ExportRecord => ({

@@ -21,8 +21,14 @@ export type BlindKeys = {
   open(sealed: string, aad: string): Contact;
   /** A value derived from the secret that reveals nothing of it: a changed secret is noticed, not misread. */
   checkValue: string;
-  /** A stable, non-reversible name for an account (its upstream and key). */
-  accountKey(upstream: string, apiKey: string): string;
+  /**
+   * A stable, non-reversible name for an account: what identifies it, the operator's INDEX_ACCOUNT label or
+   * else its API key, never the address it is reached at (another host, port or sandbox port is the same
+   * account, with the same rows).
+   */
+  accountKey(identity: { apiKey: string; label?: string | null }): string;
+  /** The name an index written before that rule gave the account (its address and key): carried over at open. */
+  addressedAccountKey(upstream: string, apiKey: string): string;
 };
 
 const SALT = Buffer.from('collections-console/index/v1');
@@ -61,7 +67,11 @@ export function blindKeys(secret: string): BlindKeys {
       ) as Contact;
     },
     checkValue: mac(derive(secret, 'check'), 'collections-console index key check').subarray(0, 8).toString('hex'),
-    accountKey: (upstream, apiKey) =>
+    accountKey: ({ apiKey, label }) =>
+      `acct_${mac(accountKeyKey, label ? `label\n${label}` : `key\n${apiKey}`)
+        .subarray(0, 9)
+        .toString('base64url')}`,
+    addressedAccountKey: (upstream, apiKey) =>
       `acct_${mac(accountKeyKey, `${upstream}\n${apiKey}`).subarray(0, 9).toString('base64url')}`,
   };
 }

@@ -112,8 +112,12 @@ export function createSupervisor(deps: ServiceDeps, owner: string) {
       connection,
       setAside: database.takeSetAside(),
       keys,
-      account: keys.accountKey(deps.upstream.baseUrl, deps.upstream.key),
+      // The account by its key (or INDEX_ACCOUNT), never its address; an index kept under the name an older
+      // version gave it (its address and key) is carried over.
+      account: keys.accountKey({ apiKey: deps.upstream.key, label: deps.index.account }),
+      formerAccounts: [keys.addressedAccountKey(deps.upstream.baseUrl, deps.upstream.key)],
       onRebuild: () => log.warn({}, 'index: INDEX_SECRET changed since the index was written; rebuilding it'),
+      onCarriedOver: () => log.info({}, 'index: kept the rows of this account from its former name (its address)'),
     });
     const sync = createSync({
       store,
@@ -121,6 +125,7 @@ export function createSupervisor(deps: ServiceDeps, owner: string) {
       now: clock.now,
       rps: deps.index.syncRps,
       pollMs: deps.index.pollMs,
+      accountRetentionDays: deps.index.accountRetentionDays,
       owner,
       log,
     });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql, type Transaction } from 'kysely';
 import type { AppDb } from '../database/connect';
+import { lockIndexWrites } from '../database/dialect';
 import type { AppDatabase } from '../database/schema';
 import {
   namePairTokens,
@@ -46,6 +47,18 @@ const BACKFILLS = [
   { name: 'name_words', tokens: (): { kind: TokenKind; token: string }[] => [] },
 ] as const;
 type Backfill = (typeof BACKFILLS)[number]['name'];
+
+/** Every table whose rows carry an account, in the order an account's rows are deleted (references last). */
+const ACCOUNT_TABLES = [
+  'contact_tokens',
+  'name_words',
+  'collection_details',
+  'rollup_durations',
+  'rollups',
+  'sync_lease',
+  'sync_state',
+  'collections',
+] as const;
 
 /** A backfill's cursor key for an account. */
 export const backfillKey = (name: Backfill, account: number) => `${name}:${account}`;
@@ -180,6 +193,42 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         .where('type', '<>', 'integrated')
         .executeTakeFirstOrThrow();
       return Number(row.n);
+    },
+    /**
+     * Deletes the rows of every other account no replica has opened for `days` (an upstream the dashboard
+     * no longer reads, or an account renamed by INDEX_ACCOUNT): a table at a time, each in a transaction of
+     * its own under that account's write lock. An account never opened since its time was first kept
+     * (migration 0016) starts counting now. Returns the accounts pruned.
+     */
+    async pruneAccounts(days: number): Promise<number> {
+      const now = await store.now();
+      await db
+        .updateTable('accounts')
+        .set({ opened_at: new Date(now).toISOString() })
+        .where('opened_at', 'is', null)
+        .execute();
+      const cutoff = new Date(now - days * 86_400_000).toISOString();
+      const stale = await db
+        .selectFrom('accounts')
+        .select('id')
+        .where('id', '!=', account)
+        .where('opened_at', '<', cutoff)
+        .execute();
+      for (const { id } of stale) {
+        for (const table of ACCOUNT_TABLES)
+          await db.transaction().execute(async (trx) => {
+            await lockIndexWrites(trx, id);
+            await trx.deleteFrom(table).where('account', '=', id).execute();
+          });
+        for (const pattern of BACKFILL_KEY_PATTERNS)
+          await db
+            .deleteFrom('index_meta')
+            .where('key', '=', pattern.replace('%', String(id)))
+            .execute();
+        await db.deleteFrom('accounts').where('id', '=', id).execute();
+        await yieldToRequests();
+      }
+      return stale.length;
     },
     /** Refreshes the query planner's statistics (after a full scan: the shape of the data is known). */
     async analyze(): Promise<void> {

@@ -31,6 +31,7 @@ export type IndexStore = ReturnType<typeof createRecords> &
     | 'indexedCount'
     | 'openedCount'
     | 'analyze'
+    | 'pruneAccounts'
   > & {
     db: IndexDb;
     /** Where searches and lists read: PostgreSQL's reads pool (each statement bounded in time), else `db`. */
@@ -38,7 +39,10 @@ export type IndexStore = ReturnType<typeof createRecords> &
     dialect: Connection['dialect'];
     /** The account's id in this store (rows carry it). */
     account: number;
-    /** The account's non-reversible key (sealed contacts are bound to it). */
+    /**
+     * The account's non-reversible name its contacts are sealed under (bound to it as AES-GCM's additional
+     * data): its key, or the former name of an account carried over from an older version.
+     */
     accountKey: string;
     keys: BlindKeys;
     /** What happened at open: `rebuilt` when the secret changed or the file could not be migrated. */
@@ -76,7 +80,14 @@ export async function openIndexStore(
     keys: BlindKeys;
     /** The account's non-reversible key (blind.ts `accountKey`). */
     account: string;
+    /**
+     * Names an older version gave the same account (blind.ts `addressedAccountKey`): an index kept under one
+     * is carried over to `account` at open, rows and all, instead of being synced again.
+     */
+    formerAccounts?: string[];
     onRebuild?: (why: 'secret' | 'schema') => void;
+    /** Called when the account's rows were found under a former name and kept. */
+    onCarriedOver?: () => void;
     /** The database's clock, faked (tests: replicas' own clocks skewed against it). */
     clock?: () => number;
   },
@@ -120,22 +131,51 @@ export async function openIndexStore(
       .values({ key: 'key_check', value: keys.checkValue })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: keys.checkValue }))
       .execute();
-    await db
-      .insertInto('accounts')
-      .values({ key: accountKey })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    const { id: account } = await db
+    // The account by what identifies it; one kept under a former name is renamed, its rows kept (its sealed
+    // contacts stay bound to the name they were sealed under). Under the lock: replicas opening together
+    // carry it over once.
+    const carried = await db.transaction().execute(async (trx) => {
+      await lockIndexWrites(trx, 0);
+      const found = await trx.selectFrom('accounts').select('id').where('key', '=', accountKey).executeTakeFirst();
+      if (found) return false;
+      for (const former of options.formerAccounts ?? []) {
+        const old = await trx
+          .selectFrom('accounts')
+          .select(['id', 'seal_key'])
+          .where('key', '=', former)
+          .executeTakeFirst();
+        if (!old) continue;
+        await trx
+          .updateTable('accounts')
+          .set({ key: accountKey, seal_key: old.seal_key ?? former })
+          .where('id', '=', old.id)
+          .execute();
+        return true;
+      }
+      await trx
+        .insertInto('accounts')
+        .values({ key: accountKey, seal_key: null, opened_at: null })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      return false;
+    });
+    if (carried) options.onCarriedOver?.();
+    const { id: account, seal_key: sealKey } = await db
       .selectFrom('accounts')
-      .select('id')
+      .select(['id', 'seal_key'])
       .where('key', '=', accountKey)
       .executeTakeFirstOrThrow();
+    await db
+      .updateTable('accounts')
+      .set({ opened_at: new Date(options.clock?.() ?? Date.now()).toISOString() })
+      .where('id', '=', account)
+      .execute();
     await db
       .insertInto('sync_state')
       .values({ account, scan_page: 1, scan_missed: '[]', scans_completed: 0 })
       .onConflict((oc) => oc.column('account').doNothing())
       .execute();
-    const context = storeContext(connection, account, accountKey, keys, options.clock);
+    const context = storeContext(connection, account, sealKey ?? accountKey, keys, options.clock);
     // Rows indexed before roll-ups existed are counted once, from the rows (no rescan needed). Under the
     // write lock, from the check to the mark: no replica's write lands between the count and the
     // replacement, and replicas starting together recount once.
@@ -171,11 +211,12 @@ export async function openIndexStore(
       indexedCount: maintenance.indexedCount,
       openedCount: maintenance.openedCount,
       analyze: maintenance.analyze,
+      pruneAccounts: maintenance.pruneAccounts,
       db,
       reads: connection.reads ?? db,
       dialect: connection.dialect,
       account,
-      accountKey,
+      accountKey: sealKey ?? accountKey,
       keys,
       opened,
       async sameSecret() {

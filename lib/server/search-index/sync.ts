@@ -40,6 +40,8 @@ export type SyncDeps = {
   pollMs: number;
   /** A name for this process, for the lease. */
   owner: string;
+  /** Other accounts no replica opened for this many days are pruned after a full scan (unset: never). */
+  accountRetentionDays?: number;
   log?: { info(o: object, m: string): void; warn(o: object, m: string): void };
 };
 
@@ -166,6 +168,10 @@ export function createSync(deps: SyncDeps) {
     if (!(await stillLeader())) return;
     const gone = missed.length ? 0 : await store.removeUnseen(state.scan_started_at!);
     await store.analyze();
+    if (deps.accountRetentionDays !== undefined) {
+      const pruned = await store.pruneAccounts(deps.accountRetentionDays);
+      if (pruned) deps.log?.info({ accounts: pruned }, 'index sync: pruned accounts no replica opened for long');
+    }
     if (missed.length)
       deps.log?.warn({ pages: missed }, 'index sync: scan completed with pages that never answered; nothing hidden');
     await store.saveState({

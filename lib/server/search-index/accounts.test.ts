@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaults, filterSchema } from '@/lib/api/list-state';
+import { collectionSchema } from '@/lib/api/schemas';
+import { sampleCollection } from '@/test/samples';
+import { storeKinds } from '@/test/stores';
+import { blindKeys } from './blind';
+import { createQueries } from './queries';
+import { openIndexStore, type IndexStore } from './store';
+
+/**
+ * Issue 33, an index that survives a change of address: an account is named by its key (or INDEX_ACCOUNT),
+ * an index kept under the name an older version gave it (its address and key) is carried over with its
+ * sealed contacts still readable, and accounts no replica opened for long are pruned.
+ */
+const keys = blindKeys('a-test-secret-that-is-long-enough-0123456789');
+const KEY = 'sk_live_account_key';
+const DAY = 86_400_000;
+const noFilters = defaults(filterSchema);
+const record = (n: number, email: string) =>
+  collectionSchema.parse(
+    sampleCollection({
+      id: `pay_acct${n}`,
+      contact: { id: `contact_${n}`, firstName: 'Amara', lastName: `Okafor${n}`, email, phone: '+234 803 123 4567' },
+    }),
+  );
+
+let dir: string;
+const opened: IndexStore[] = [];
+
+describe.each(storeKinds())('accounts on $name', (kind) => {
+  beforeAll(() => kind.setup());
+  afterAll(() => kind.teardown());
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'accounts-'));
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close().catch(() => {});
+    await kind.reset();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const open = async (account: string, options: { formerAccounts?: string[]; clock?: () => number } = {}) => {
+    const store = await openIndexStore({ target: kind.target(dir), keys, account, ...options });
+    opened.push(store);
+    return store;
+  };
+
+  it('names an account by its key or its label, never by its address', () => {
+    expect(keys.accountKey({ apiKey: KEY })).toBe(keys.accountKey({ apiKey: KEY, label: null }));
+    expect(keys.accountKey({ apiKey: KEY })).not.toBe(keys.accountKey({ apiKey: 'sk_other' }));
+    // A label names it whatever the key: a rotated key keeps the index.
+    expect(keys.accountKey({ apiKey: KEY, label: 'acme' })).toBe(keys.accountKey({ apiKey: 'sk_new', label: 'acme' }));
+    expect(keys.addressedAccountKey('http://127.0.0.1:4010', KEY)).not.toBe(
+      keys.addressedAccountKey('http://127.0.0.1:4011', KEY),
+    );
+  });
+
+  it('carries an index kept under its address-bound name over, its sealed contacts still open', async () => {
+    const former = keys.addressedAccountKey('http://127.0.0.1:4010', KEY);
+    const before = await open(former);
+    await before.upsert([record(1, 'amara.okafor1@example.com')], '2026-11-20T00:00:00.000Z');
+    await before.close();
+
+    const after = await open(keys.accountKey({ apiKey: KEY }), { formerAccounts: [former] });
+    expect(after.opened).toBe('existing');
+    expect(after.account).toBe(before.account);
+    expect(await after.db.selectFrom('accounts').select('key').execute()).toEqual([
+      { key: keys.accountKey({ apiKey: KEY }) },
+    ]);
+    const queries = createQueries(after);
+    const found = await queries.search('amara.okafor1@example.com', noFilters, 1, 10);
+    expect(found.data.map((r) => [r.id, r.contact.firstName, r.contact.lastName])).toEqual([
+      ['pay_acct1', 'Amara', 'Okafor1'],
+    ]);
+    // New rows are sealed the same way, and read back.
+    await after.upsert([record(2, 'amara.okafor2@example.com')], '2026-11-21T00:00:00.000Z');
+    const both = await queries.list(noFilters, 1, 10);
+    expect(both.data.map((r) => r.contact.lastName).sort()).toEqual(['Okafor1', 'Okafor2']);
+
+    // Opened again (another replica, a restart): the same account, nothing carried twice.
+    const again = await open(keys.accountKey({ apiKey: KEY }), { formerAccounts: [former] });
+    expect(again.account).toBe(after.account);
+    expect((await createQueries(again).list(noFilters, 1, 10)).count).toBe(2);
+  });
+
+  it('prunes the rows of accounts no replica opened for the retention, and keeps the rest', async () => {
+    let now = Date.parse('2026-10-01T00:00:00Z');
+    const clock = () => now;
+    const gone = await open('acct_gone', { clock });
+    await gone.upsert([record(3, 'gone@example.com')], '2026-10-01T00:00:00.000Z');
+    now += 20 * DAY;
+    const recent = await open('acct_recent', { clock });
+    await recent.upsert([record(4, 'recent@example.com')], '2026-10-21T00:00:00.000Z');
+    now += 11 * DAY;
+    const current = await open('acct_current', { clock });
+    await current.upsert([record(5, 'current@example.com')], '2026-11-01T00:00:00.000Z');
+
+    expect(await current.pruneAccounts(30)).toBe(1);
+    const left = async (table: 'collections' | 'collection_details' | 'contact_tokens' | 'rollups') =>
+      (await current.db.selectFrom(table).select('account').distinct().execute()).map((r) => r.account).sort();
+    for (const table of ['collections', 'collection_details', 'contact_tokens', 'rollups'] as const)
+      expect(await left(table), table).toEqual([recent.account, current.account].sort());
+    expect((await current.db.selectFrom('accounts').select('key').orderBy('key').execute()).map((a) => a.key)).toEqual([
+      'acct_current',
+      'acct_recent',
+    ]);
+    expect((await createQueries(recent).list(noFilters, 1, 10)).count).toBe(1);
+    expect(await current.pruneAccounts(30)).toBe(0);
+  });
+});
