@@ -1,0 +1,328 @@
+/**
+ * `npm run soak` (minutes, not in CI): the dashboard on the 1,000,000-collection sandbox with its sync
+ * running, SOAK_USERS simulated people mixing list pages, record pages, searches (the adversarial ones
+ * too), filtered pages, the overview and an export now and then, for SOAK_MINUTES a phase; one phase
+ * without faults, then one fault at a time:
+ *
+ *   none      nothing injected
+ *   slow      every upstream answer 2.5 s late (a fault proxy between the dashboard and the sandbox)
+ *   5xx       the upstream answers 503 to everything for 10 s of every 30
+ *   postgres  the index on PostgreSQL (a replica), the server restarted (fast) a third of the way in
+ *
+ * Reports p50/p95/p99 per kind, event-loop delay p99 and max (the dashboard's own, from /api/metrics every
+ * 10 s), /api/health p99, errors (5xx or no answer; in a fault phase those within the fault's windows are
+ * the fault's own and counted apart), RSS at start, peak and end. Writes bench/results-soak.{json,md}.
+ *
+ *   SOAK_MINUTES=10  SOAK_USERS=8  SOAK_PHASES=none,slow,5xx,postgres  BENCH_SCALE=1000000
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { createDatabase } from '../sandbox/db';
+import { SEED_VERSION } from '../sandbox/seed-data';
+import { startPostgres, type PostgresServer } from './postgres-server';
+import { exited, runBin } from './run-bin.mjs';
+import { rssMb, serverPid, sleep, waitFor } from './server-processes';
+
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
+const USERS = Number(process.env.SOAK_USERS ?? 8);
+const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
+const PHASES = (process.env.SOAK_PHASES ?? 'none,slow,5xx,postgres').split(',') as Phase[];
+type Phase = 'none' | 'slow' | '5xx' | 'postgres';
+const PORTS = { sandbox: 4711, proxy: 4611, dashboard: 3711, postgres: 5711 };
+const METRICS_TOKEN = 'soak-metrics-token-0123456789';
+const children: ChildProcess[] = [];
+
+/** The fault proxy: what the dashboard calls its upstream. `mode` decides each answer. */
+let mode: Phase = 'none';
+let faultWindows: [number, number][] = [];
+/** 10-second slots: the first of every three is a burst of 503s, the second its aftermath (retries, backoff). */
+const slot = (at: number) => Math.floor(at / 10_000) % 3;
+const burstOn = () => mode === '5xx' && slot(Date.now()) === 0;
+function proxy() {
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const forward = () => {
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: PORTS.sandbox, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    };
+    if (burstOn()) {
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ status: 'error', message: 'Service unavailable (soak burst)' }));
+      return;
+    }
+    if (mode === 'slow') setTimeout(forward, 2_500);
+    else forward();
+  }).listen(PORTS.proxy, '127.0.0.1');
+}
+
+function start(bin: string, args: string[], env: Record<string, string>) {
+  const child = runBin(bin, args, {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  return child;
+}
+
+/** The seeded sandbox of `npm run bench` (seeded here when missing), behind the proxy's port. */
+async function sandbox() {
+  const path = resolve(`.data/bench-${SCALE}.sqlite`);
+  let ready = false;
+  if (existsSync(path)) {
+    const db = new Database(path, { readonly: true });
+    const meta = (key: string) =>
+      (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    ready = Number(meta('collections')) > SCALE && Number(meta('seed_version')) === Number(SEED_VERSION);
+    db.close();
+  }
+  if (!ready) {
+    console.log(`Seeding ${SCALE.toLocaleString('en')} collections into ${path}…`);
+    createDatabase(path, { collections: SCALE });
+  }
+  start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DB: path, SANDBOX_FAULTS: '1' });
+  await waitFor(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/health`);
+}
+
+/** A dashboard on the proxy (the sandbox's address as far as it knows); waits until its index is ready. */
+async function dashboard(where: Record<string, string>) {
+  const base = `http://127.0.0.1:${PORTS.dashboard}`;
+  const env = { SANDBOX_PORT: String(PORTS.proxy), METRICS_TOKEN, ...where };
+  let child = start('next', ['start', '-p', String(PORTS.dashboard), '-H', '127.0.0.1'], {
+    ...env,
+    INDEX_SYNC_RPS: '1000',
+  });
+  await waitFor(`${base}/api/index/status`, 300_000);
+  for (let shown = 0; ; await sleep(2_000)) {
+    const { state, indexed } = (await (await fetch(`${base}/api/index/status`)).json()).data;
+    if (state === 'ready') break;
+    if (Date.now() - shown > 30_000)
+      (console.log(`  index ${state}: ${indexed.toLocaleString('en')} rows`), (shown = Date.now()));
+  }
+  // The soak's own pace: the default sync (rescans at the sandbox's 50 requests a second, and polls).
+  child.kill('SIGTERM');
+  await exited(child);
+  child = start('next', ['start', '-p', String(PORTS.dashboard), '-H', '127.0.0.1'], env);
+  await waitFor(`${base}/api/index/status`, 120_000);
+  return { base, child };
+}
+
+type Sample = { kind: string; ms: number; status: number; at: number };
+const percentile = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]! : NaN;
+const round = (x: number) => Math.round(x * 10) / 10;
+
+async function timedGet(base: string, kind: string, path: string, samples: Sample[]) {
+  const at = Date.now();
+  const t = performance.now();
+  let status = 0;
+  try {
+    const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(60_000) });
+    status = res.status;
+    await res.arrayBuffer();
+  } catch {
+    status = 0;
+  }
+  samples.push({ kind, ms: performance.now() - t, status, at });
+}
+
+/** One phase: USERS people for MINUTES, the health probe, the metrics scraper, and the phase's fault. */
+async function phase(name: Phase, base: string, pid: number, pgServer: PostgresServer | null) {
+  mode = name === 'postgres' ? 'none' : name;
+  faultWindows = [];
+  const samples: Sample[] = [];
+  const lag = { p99: 0, max: 0 };
+  const rss = { start: rssMb(pid), peak: rssMb(pid), end: 0 };
+  const until = Date.now() + MINUTES * 60_000;
+  const api = async <T>(path: string) => (await (await fetch(`${base}${path}`)).json()) as T;
+  const fixtures = (await (await fetch(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/fixtures`)).json()) as {
+    accounts: {
+      id: string;
+      contacts: Record<
+        string,
+        { email: string; phone: string; firstName: string; lastName: string; reference: string }
+      >;
+    }[];
+  };
+  const contacts = Object.values(fixtures.accounts.find((a) => a.id === 'acc_demo')!.contacts);
+  const ids = (await api<{ data: { id: string }[] }>('/api/collections?limit=100&status=pending')).data.map(
+    (c) => c.id,
+  );
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+  const kinds: [string, number, () => string][] = [
+    ['list page', 20, () => `/collections?page=${1 + Math.floor(Math.random() * 2_000)}&limit=25`],
+    ['record page', 20, () => `/collections/${pick(ids)}`],
+    [
+      'search',
+      20,
+      () => {
+        const c = pick(contacts);
+        return `/api/search?${new URLSearchParams({ q: pick([c.email, c.phone, `${c.firstName} ${c.lastName}`, c.reference]) })}`;
+      },
+    ],
+    [
+      'adversarial search',
+      8,
+      () =>
+        `/api/search?${new URLSearchParams(pick<Record<string, string>>([{ q: pick(contacts).firstName }, { q: pick(contacts).firstName, page: '50' }, { q: '202' }, { q: 'INV-2026-1' }]))}`,
+    ],
+    [
+      'filtered page',
+      20,
+      () => `/collections?status=pending&currency=NGN&sort=-amount&page=${1 + Math.floor(Math.random() * 50)}`,
+    ],
+    ['overview', 6, () => `/overview?range=${pick(['30d', 'all'])}`],
+  ];
+  const weight = kinds.reduce((sum, k) => sum + k[1], 0);
+  const chooseKind = () => {
+    let r = Math.random() * weight;
+    for (const k of kinds) if ((r -= k[1]) < 0) return k;
+    return kinds[0]!;
+  };
+
+  const people = Array.from({ length: USERS }, async (_, n) => {
+    await sleep(n * 150);
+    while (Date.now() < until) {
+      const [kind, , path] = chooseKind();
+      await timedGet(base, kind, path(), samples);
+      await sleep(100 + Math.random() * 400); // a person reads what they asked for
+    }
+  });
+  // One export a minute, read to its end.
+  const exporter = (async () => {
+    while (Date.now() < until - 60_000) {
+      await timedGet(base, 'export (pending, whole file)', '/api/export/collections.csv?status=pending', samples);
+      await sleep(60_000);
+    }
+  })();
+  const probe = (async () => {
+    while (Date.now() < until) {
+      await timedGet(base, '/api/health', '/api/health', samples);
+      await sleep(1_000);
+    }
+  })();
+  const scraper = (async () => {
+    while (Date.now() < until) {
+      await sleep(10_000);
+      rss.peak = Math.max(rss.peak, rssMb(pid));
+      const text = await (
+        await fetch(`${base}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+      ).text();
+      const value = (name: string) => Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+      lag.p99 = Math.max(lag.p99, value('nodejs_eventloop_lag_p99_seconds'));
+      lag.max = Math.max(lag.max, value('nodejs_eventloop_lag_max_seconds'));
+    }
+  })();
+  const fault = (async () => {
+    if (name === 'postgres' && pgServer) {
+      await sleep((MINUTES * 60_000) / 3);
+      const from = Date.now();
+      console.log('  restarting PostgreSQL (fast)…');
+      await pgServer.restart();
+      faultWindows.push([from, Date.now() + 15_000]);
+    }
+  })();
+  await Promise.all([...people, exporter, probe, scraper, fault]);
+  rss.end = rssMb(pid);
+
+  // A slow upstream is no excuse for an error; a burst of 503s is, for the requests in it or just after it.
+  const inFault = (s: Sample) =>
+    (name === '5xx' && slot(s.at) !== 2) || faultWindows.some(([from, to]) => s.at >= from && s.at <= to);
+  const failed = (s: Sample) => s.status === 0 || s.status >= 500;
+  const byKind = [...new Set(samples.map((s) => s.kind))].map((kind) => {
+    const of = samples.filter((s) => s.kind === kind);
+    const ms = of.map((s) => s.ms);
+    return {
+      kind,
+      n: of.length,
+      p50: round(percentile(ms, 50)),
+      p95: round(percentile(ms, 95)),
+      p99: round(percentile(ms, 99)),
+      errors: of.filter((s) => failed(s) && !inFault(s)).length,
+      faultErrors: of.filter((s) => failed(s) && inFault(s)).length,
+      statuses: Object.fromEntries(
+        [...new Set(of.map((s) => s.status))].map((code) => [code, of.filter((s) => s.status === code).length]),
+      ),
+    };
+  });
+  return {
+    phase: name,
+    minutes: MINUTES,
+    users: USERS,
+    eventLoopDelayMs: { p99: round(lag.p99), max: round(lag.max) },
+    healthP99Ms: byKind.find((k) => k.kind === '/api/health')?.p99 ?? NaN,
+    errors: byKind.reduce((sum, k) => sum + k.errors, 0),
+    faultErrors: byKind.reduce((sum, k) => sum + k.faultErrors, 0),
+    rssMb: { start: Math.round(rss.start), peak: Math.round(rss.peak), end: Math.round(rss.end) },
+    byKind,
+  };
+}
+
+async function main() {
+  if (!existsSync('.next/BUILD_ID')) {
+    console.log('Building…');
+    if ((await exited(runBin('next', ['build'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }))) !== 0)
+      throw new Error('build failed');
+  }
+  await sandbox();
+  const server = proxy();
+  const results = [];
+  for (const name of PHASES) {
+    console.log(`\nPhase ${name}: ${USERS} people for ${MINUTES} min`);
+    const pgServer = name === 'postgres' ? await startPostgres({ port: PORTS.postgres }) : null;
+    // SQLite: the index the bench synced (.data/bench-index.sqlite), else one synced here first.
+    const { base, child } = await dashboard(
+      pgServer
+        ? { DATABASE_URL: pgServer.url, INDEX_PATH: resolve('.data/soak-pg/index') }
+        : { INDEX_PATH: resolve('.data/bench-index.sqlite') },
+    );
+    const result = await phase(name, base, serverPid(child.pid!), pgServer);
+    console.log(JSON.stringify(result, null, 1));
+    results.push(result);
+    child.kill('SIGTERM');
+    await exited(child);
+    await pgServer?.stop();
+  }
+  server.close();
+  writeFileSync('bench/results-soak.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
+  const lines = [
+    '# Soak results',
+    '',
+    `${new Date().toISOString()}, ${USERS} people, ${MINUTES} min a phase, ${SCALE.toLocaleString('en')} collections`,
+    '',
+    '| phase | event-loop delay p99 / max | /api/health p99 | errors (the fault’s own) | RSS start / peak / end |',
+    '|---|---|---|---|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.phase} | ${r.eventLoopDelayMs.p99} / ${r.eventLoopDelayMs.max} ms | ${r.healthP99Ms} ms | ${r.errors} (${r.faultErrors}) | ${r.rssMb.start} / ${r.rssMb.peak} / ${r.rssMb.end} MB |`,
+    ),
+    '',
+    '| phase | kind | requests | p50 | p95 | p99 | errors (the fault’s own) |',
+    '|---|---|---|---|---|---|---|',
+    ...results.flatMap((r) =>
+      r.byKind.map(
+        (k) =>
+          `| ${r.phase} | ${k.kind} | ${k.n} | ${k.p50} | ${k.p95} | ${k.p99} ms | ${k.errors} (${k.faultErrors}) |`,
+      ),
+    ),
+  ];
+  writeFileSync('bench/results-soak.md', `${lines.join('\n')}\n`);
+  console.log(`\n${lines.join('\n')}`);
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const child of children) child.kill('SIGTERM');
+  });
