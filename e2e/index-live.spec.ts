@@ -84,7 +84,11 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a collection added upstream is searchable within seconds (poll every second)', async ({ request }) => {
+test('a collection added upstream is searchable within seconds (poll every second), and its History shows what changed', async ({
+  request,
+  page,
+  axe,
+}) => {
   const base = `http://127.0.0.1:${E2E.port + 20}`;
   dashboard(E2E.port + 20, { INDEX_PATH: join(dir, 'fresh.sqlite'), INDEX_POLL_S: '1' });
   await up(request, `${base}/api/collections?limit=1`);
@@ -109,6 +113,23 @@ test('a collection added upstream is searchable within seconds (poll every secon
       { timeout: 15_000 },
     )
     .toEqual([added.id]);
+
+  // The change is the record's history (contract section 14): pending → completed, with its window.
+  const history = (await (await request.get(`${base}/api/collections/${added.id}/history`)).json()) as {
+    data: { seenAt: string; notSeenBefore: string; changes: { field: string; from?: unknown; to?: unknown }[] }[];
+    meta: { since: string; retentionDays: number };
+  };
+  expect(history.data).toHaveLength(1);
+  const [entry] = history.data;
+  expect(entry!.changes).toContainEqual({ field: 'status', from: 'pending', to: 'completed' });
+  expect(Date.parse(entry!.notSeenBefore)).toBeLessThan(Date.parse(entry!.seenAt));
+  expect(history.meta.retentionDays).toBe(365);
+  await page.goto(`${base}/collections/${added.id}`);
+  const section = page.getByRole('region', { name: 'History' });
+  const change = section.getByRole('list', { name: 'Changes, newest first' }).getByRole('listitem').first();
+  await expect(change).toContainText(/^Between .+ and .+/);
+  await expect(change.getByRole('listitem').filter({ hasText: 'Status' })).toContainText(/Pending.*Completed/);
+  await axe(page);
 });
 
 test('a record read live is written through at once, before any poll', async ({ request }) => {

@@ -50,7 +50,10 @@ test('Watch a pending collection: the payment shows up, is announced, marks the 
   await expect(page.getByRole('button', { name: 'Watch' })).toHaveCount(0);
 });
 
-test('Stop watching ends the reads; a collection that is not pending offers no Watch', async ({ page, request }) => {
+test('Stop watching ends the reads; a completed collection offers no Watch, one on hold does', async ({
+  page,
+  request,
+}) => {
   const { id } = (await (await request.post(`${SANDBOX}/__sandbox/collections`, { data: { record: {} } })).json())
     .data as { id: string };
   await page.goto(`${BASE}/collections/${id}`);
@@ -63,4 +66,12 @@ test('Stop watching ends the reads; a collection that is not pending offers no W
   await page.reload();
   await expectHydrated(page.getByRole('button', { name: 'Pin' }));
   await expect(page.getByRole('button', { name: 'Watch' })).toHaveCount(0);
+
+  // Every status that still waits offers it: on hold too (contract section 1's waiting meaning).
+  const onHold = (
+    (await (await request.post(`${SANDBOX}/__sandbox/collections`, { data: { record: { status: 'on_hold' } } })).json())
+      .data as { id: string }
+  ).id;
+  await page.goto(`${BASE}/collections/${onHold}`);
+  await expectHydrated(page.getByRole('button', { name: 'Watch' }));
 });

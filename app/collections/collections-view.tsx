@@ -62,7 +62,7 @@ export async function prefetchList(
           columns={columns}
           view={opened.view ?? null}
           viewState={opened.viewState}
-          views={path === '/collections'}
+          views
           {...view}
         />
       </HydrationBoundary>

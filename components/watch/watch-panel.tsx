@@ -112,7 +112,7 @@ export default function WatchPanel({ collection, onClose }: { collection: Collec
         : state.error
           ? `Watching · last check failed (${state.error}); next try in ${seconds((state.nextAt ?? now) - now)} s`
           : `Watching · ${state.lastCheckedAt ? `checked ${seconds(now - state.lastCheckedAt)} s ago` : 'first check in a few seconds'}`
-      : state.reason === 'left-pending'
+      : state.reason === 'left-waiting'
         ? `Stopped watching: the status is now ${state.record.status}`
         : state.reason === 'time-limit'
           ? 'Stopped watching after 30 minutes'

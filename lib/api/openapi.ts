@@ -261,6 +261,38 @@ export function openApiDocument(version: string) {
           },
         },
       },
+      '/api/collections/{id}/history': {
+        get: {
+          summary:
+            'What the index saw change in one collection, newest first: each change between the last time the version before was seen and the first time it was seen changed (a contact change names no values)',
+          parameters: [idParam('pay')],
+          responses: {
+            ...ok(
+              'The history',
+              envelope({
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['seenAt', 'notSeenBefore', 'changes'],
+                  properties: {
+                    seenAt: { type: 'string' },
+                    notSeenBefore: { type: 'string' },
+                    changes: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: ['field'],
+                        properties: { field: { type: 'string' }, from: {}, to: {} },
+                      },
+                    },
+                  },
+                },
+              }),
+            ),
+            ...errors('bad_request', ...GATED, 'index_unavailable', 'index_busy'),
+          },
+        },
+      },
       '/api/providers/{id}': {
         get: {
           summary: 'One provider, read live',

@@ -116,6 +116,7 @@ const schema = z
         .optional(),
     ),
     INDEX_ACCOUNT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
+    HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
     NODE_ENV: z.string().optional(),
     DASHBOARD_URL: optionalText.pipe(secureUrl.optional()),
     OIDC_ISSUER: optionalText.pipe(secureUrl.optional()),
@@ -223,6 +224,8 @@ function toConfig(env: z.output<typeof schema>) {
       account: env.INDEX_ACCOUNT ?? null,
       /** An account no replica has opened for this many days is pruned by the syncing one. */
       accountRetentionDays: env.INDEX_ACCOUNT_RETENTION_DAYS,
+      /** A collection's history is kept this long (contract section 14), pruned by the syncing replica. */
+      historyRetentionDays: env.HISTORY_RETENTION_DAYS,
     },
     production: env.NODE_ENV === 'production',
   };

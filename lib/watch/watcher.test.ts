@@ -55,12 +55,20 @@ describe('the watcher', () => {
     expect(last().lastCheckedAt).toBe(Date.parse('2026-11-23T12:00:30Z'));
   });
 
+  it('keeps watching from one waiting status to another (pending → on hold)', async () => {
+    const { last } = setup([ok(rec('on_hold', 't1')), ok(rec('completed', 't2'))]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(last()).toMatchObject({ phase: 'watching', record: rec('on_hold', 't1') });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(last()).toMatchObject({ phase: 'stopped', reason: 'left-waiting' });
+  });
+
   it('shows what changed and stops when the status leaves pending', async () => {
     const { reads, last } = setup([ok(rec('pending', 't1')), ok(rec('completed', 't2'))]);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(last().changes).toEqual([{ field: 'updatedAt', before: 't0', after: 't1' }]);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(last()).toMatchObject({ phase: 'stopped', reason: 'left-pending', record: rec('completed', 't2') });
+    expect(last()).toMatchObject({ phase: 'stopped', reason: 'left-waiting', record: rec('completed', 't2') });
     expect(last().changes).toEqual([
       { field: 'status', before: 'pending', after: 'completed' },
       { field: 'updatedAt', before: 't1', after: 't2' },

@@ -1,7 +1,9 @@
+import { statusMeaning } from '@/lib/format/labels';
+
 /**
- * "Watch" on a pending collection (contract section 9): the record re-read
- * every 10 s while the tab is visible, backing off on errors and 429s,
- * stopping when the status leaves pending or after 30 minutes. A state
+ * "Watch" on a collection still waiting (pending, on hold, processing; contract section 9): the record
+ * re-read every 10 s while the tab is visible, backing off on errors and 429s, stopping when its status
+ * no longer waits or after 30 minutes. A state
  * machine over an injected clock and reader, so its timing is tested with a
  * fake clock; the component only renders its state.
  */
@@ -17,7 +19,7 @@ export type Change = { field: string; before: string; after: string };
 export type WatchState<T> = {
   phase: 'watching' | 'stopped';
   /** Why it stopped. */
-  reason?: 'left-pending' | 'time-limit' | 'by-user' | 'failed';
+  reason?: 'left-waiting' | 'time-limit' | 'by-user' | 'failed';
   record: T;
   lastCheckedAt: number | null;
   /** When the next read is due (null while stopped or paused). */
@@ -121,7 +123,8 @@ export function createWatcher<T extends { status: string }>(options: {
       error: null,
       ...(changes.length ? { changes, changedAt: now } : {}),
     });
-    if (reading.record.status !== 'pending') return stop('left-pending');
+    // Watched while it waits (pending, on hold, processing: contract section 1); any other status ends it.
+    if (statusMeaning(reading.record.status) !== 'waiting') return stop('left-waiting');
     schedule(now + INTERVAL_MS);
   }
 

@@ -16,7 +16,9 @@ import { noteInput } from '@/lib/support/note';
 import { RecordError } from '@/components/ui/record-error';
 import { getConfig } from '@/lib/server/env';
 import { readRecord, recordForPage } from '@/lib/server/reads/record-page';
-import { lastSeenCollection } from '@/lib/server/reads/collections';
+import { historyForPage, lastSeenCollection } from '@/lib/server/reads/collections';
+import { HistoryCard } from '@/components/collections/detail/history-card';
+import { Suspense } from 'react';
 import { requestContext } from '@/lib/server/context';
 import { LastSeen } from '@/components/collections/detail/last-seen';
 import { label } from '@/lib/format/labels';
@@ -82,8 +84,24 @@ export default async function CollectionPage({ params }: Props) {
         <FollowUpCard followUp={c.followUp} />
         <EventsCard events={c.events} />
       </div>
+      <Suspense fallback={<p className="text-sm text-zinc-600 dark:text-zinc-400">Loading history…</p>}>
+        <History id={c.id} minorUnits={amountMinorUnits} />
+      </Suspense>
       <ExtraFields record={c} kind="collection" />
       <JsonView value={c} filename={`${c.id}.json`} />
     </div>
+  );
+}
+
+/** The record's History from the index, streamed after the record (it never holds the page). */
+async function History({ id, minorUnits }: { id: string; minorUnits: boolean }) {
+  const history = await historyForPage(await requestContext(), id);
+  return (
+    <HistoryCard
+      entries={history?.entries ?? null}
+      since={history?.since ?? null}
+      retentionDays={getConfig().index.historyRetentionDays}
+      minorUnits={minorUnits}
+    />
   );
 }

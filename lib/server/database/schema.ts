@@ -58,6 +58,17 @@ export type AppDatabase = {
   };
   /** Each person's default view. */
   view_defaults: { account: string; owner: string; view_id: string };
+  /** A collection's changes as the sync and live reads saw them (search-index/history.ts). */
+  collection_history: {
+    account: number;
+    id: string;
+    /** When the change was first seen (ISO 8601 UTC). */
+    seen_at: string;
+    /** When the version before it was last seen. */
+    not_seen_before: string;
+    /** JSON: `[{ field, from, to }]`; a contact change has no values. */
+    changes: string;
+  };
   /** Accounts by their non-reversible key (blind.ts `accountKey`); rows carry the small id. */
   accounts: {
     id: Generated<number>;
@@ -100,6 +111,8 @@ export type AppDatabase = {
     methods: string | null;
     /** JSON: `{ enabled, channels }` of the follow-up settings; null as `methods`. */
     follow_up: string | null;
+    /** JSON: what a change is told by beyond the other columns (search-index/history.ts); null before 0017. */
+    snapshot: string | null;
   };
   contact_tokens: { account: number; kind: string; token: string; id: string };
   /**

@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import { isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
 import { audited, searchKind, searchTarget } from '../audit/audit';
 import { isStatementTimeout, storeFault } from '../database/connect';
+import { getConfig } from '../env';
 import { runtime } from '../runtime';
 import type { CollectionSummary, IndexPage } from '../search-index/queries';
 import { readingOf, type Reading } from '../search-index/reading';
@@ -169,6 +170,51 @@ export async function lastSeenCollection(context: RequestContext, id: string) {
   try {
     const queries = await runtime().index.queries();
     return await queries.lastSeen(id);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `/api/collections/{id}/history` and the record page's History (contract section 14): what the sync and
+ * live reads saw change, newest first, each change between the last time the version before was seen and
+ * the first time it was seen changed; `meta.since` is when this index began keeping history (a rebuilt index
+ * starts afresh). Audited as a view of the record.
+ */
+export async function collectionHistory(context: RequestContext, id: string) {
+  assertContext(context);
+  return audited(
+    runtime().audit,
+    context,
+    'view_collection',
+    id,
+    async () => {
+      const service = runtime().index;
+      const [queries, status] = await Promise.all([service.queries(), service.status()]);
+      const { entries, since } = await guarded(() => queries.history(id));
+      return {
+        status: 'success' as const,
+        message: 'History retrieved',
+        data: entries,
+        meta: {
+          count: entries.length,
+          source: 'index' as const,
+          since,
+          retentionDays: getConfig().index.historyRetentionDays,
+          asOf: status.asOf,
+        },
+      };
+    },
+    () => ({ history: true }),
+  );
+}
+
+/** The record page's History (its view is audited by the page's read already): null when the index cannot say. */
+export async function historyForPage(context: RequestContext, id: string) {
+  assertContext(context);
+  try {
+    const queries = await runtime().index.queries();
+    return await guarded(() => queries.history(id));
   } catch {
     return null;
   }

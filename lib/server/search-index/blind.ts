@@ -19,6 +19,11 @@ export type BlindKeys = {
   token(kind: TokenKind, normalised: string): string;
   seal(contact: Contact, aad: string): string;
   open(sealed: string, aad: string): Contact;
+  /**
+   * A contact's fingerprint for the history (contract section 14: "the contact changed", never its values):
+   * a keyed HMAC of the whole contact, 72 bits, that tells one version from another and nothing else.
+   */
+  contactDigest(contact: Contact): string;
   /** A value derived from the secret that reveals nothing of it: a changed secret is noticed, not misread. */
   checkValue: string;
   /**
@@ -47,6 +52,7 @@ export function blindKeys(secret: string): BlindKeys {
   >;
   const sealKey = derive(secret, 'seal:contact');
   const accountKeyKey = derive(secret, 'account');
+  const digestKey = derive(secret, 'history:contact');
   return {
     // 96 bits of the HMAC: collisions stay out of reach for any account's size, and the index stays small.
     token: (kind, normalised) => mac(tokenKeys[kind], normalised).subarray(0, 12).toString('base64url'),
@@ -66,6 +72,10 @@ export function blindKeys(secret: string): BlindKeys {
         Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'),
       ) as Contact;
     },
+    contactDigest: (c) =>
+      mac(digestKey, JSON.stringify([c.firstName, c.lastName, c.email, c.phone]))
+        .subarray(0, 9)
+        .toString('base64url'),
     checkValue: mac(derive(secret, 'check'), 'collections-console index key check').subarray(0, 8).toString('hex'),
     accountKey: ({ apiKey, label }) =>
       `acct_${mac(accountKeyKey, label ? `label\n${label}` : `key\n${apiKey}`)

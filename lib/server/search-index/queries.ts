@@ -1,4 +1,6 @@
 import 'server-only';
+import type { Change } from './history';
+import { HISTORY_SINCE } from './store-maintenance';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
@@ -1260,6 +1262,32 @@ export function createQueries(
       return { summary: toSummary(found!), seenAt: row.seen_at };
     },
 
+    /**
+     * A collection's history as the sync and live reads saw it (contract section 14), newest first: when each
+     * change was first seen and when the version before was last seen. The newest 200.
+     */
+    async history(id: string): Promise<{ entries: CollectionHistoryEntry[]; since: string | null }> {
+      const [rows, since] = await Promise.all([
+        db
+          .selectFrom('collection_history')
+          .select(['seen_at', 'not_seen_before', 'changes'])
+          .where('account', '=', account)
+          .where('id', '=', id)
+          .orderBy('seen_at', 'desc')
+          .limit(200)
+          .execute(),
+        db.selectFrom('index_meta').select('value').where('key', '=', `${HISTORY_SINCE}:${account}`).executeTakeFirst(),
+      ]);
+      return {
+        entries: rows.map((r) => ({
+          seenAt: r.seen_at,
+          notSeenBefore: r.not_seen_before,
+          changes: JSON.parse(r.changes) as Change[],
+        })),
+        since: since?.value ?? null,
+      };
+    },
+
     /** A filtered, sorted page of the account's collections. */
     async list(filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<CollectionSummary>> {
       const found = await page(rows(filters, null), filters.sort, pageNumber, limit);
@@ -1331,3 +1359,4 @@ export function createQueries(
 }
 
 export type IndexQueries = ReturnType<typeof createQueries>;
+export type CollectionHistoryEntry = { seenAt: string; notSeenBefore: string; changes: Change[] };

@@ -126,6 +126,7 @@ export function createSupervisor(deps: ServiceDeps, owner: string) {
       rps: deps.index.syncRps,
       pollMs: deps.index.pollMs,
       accountRetentionDays: deps.index.accountRetentionDays,
+      historyRetentionDays: deps.index.historyRetentionDays,
       owner,
       log,
     });

@@ -50,7 +50,16 @@ function make(
 ): IndexService {
   const database = createDatabase({ target: { kind: 'sqlite', path }, clock, log });
   const service = createIndexService({
-    index: { enabled: true, secret, path, syncRps: 10, pollMs: 2_000, account: null, accountRetentionDays: 30 },
+    index: {
+      enabled: true,
+      secret,
+      path,
+      syncRps: 10,
+      pollMs: 2_000,
+      account: null,
+      accountRetentionDays: 30,
+      historyRetentionDays: 365,
+    },
     sandbox: false,
     upstream: { baseUrl: 'https://upstream.test', key: 'sk_test_clock' },
     database,

@@ -50,6 +50,7 @@ type Backfill = (typeof BACKFILLS)[number]['name'];
 
 /** Every table whose rows carry an account, in the order an account's rows are deleted (references last). */
 const ACCOUNT_TABLES = [
+  'collection_history',
   'contact_tokens',
   'name_words',
   'collection_details',
@@ -60,10 +61,17 @@ const ACCOUNT_TABLES = [
   'collections',
 ] as const;
 
+/** When an account's history began (its first open by a version that keeps it, or the index's rebuild). */
+export const HISTORY_SINCE = 'history_since';
+
 /** A backfill's cursor key for an account. */
 export const backfillKey = (name: Backfill, account: number) => `${name}:${account}`;
 /** Every backfill's cursor keys (emptied with the index when the secret changes). */
-export const BACKFILL_KEY_PATTERNS = [...BACKFILLS.map((b) => `${b.name}:%`), `${PHONE_COUNTRIES}:%`];
+export const BACKFILL_KEY_PATTERNS = [
+  ...BACKFILLS.map((b) => `${b.name}:%`),
+  `${PHONE_COUNTRIES}:%`,
+  `${HISTORY_SINCE}:%`,
+];
 
 const cursorOf = async (q: AppDb | Transaction<AppDatabase>, key: string) =>
   (await q.selectFrom('index_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
@@ -229,6 +237,16 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         await yieldToRequests();
       }
       return stale.length;
+    },
+    /** Deletes this account's history first seen more than `days` ago (HISTORY_RETENTION_DAYS). */
+    async pruneHistory(days: number): Promise<number> {
+      const cutoff = new Date((await store.now()) - days * 86_400_000).toISOString();
+      const result = await db
+        .deleteFrom('collection_history')
+        .where('account', '=', account)
+        .where('seen_at', '<', cutoff)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     /** Refreshes the query planner's statistics (after a full scan: the shape of the data is known). */
     async analyze(): Promise<void> {

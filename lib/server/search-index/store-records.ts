@@ -4,6 +4,7 @@ import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import type { AppDatabase } from '../database/schema';
 import { contactTokens, phoneCountries, referenceKey, sealAad, type BlindKeys } from './blind';
+import { changesOf, snapshotOf, type Held } from './history';
 import { writeNameWords } from './name-words';
 import { notePhoneCountries } from './phone-countries';
 import { storedPhone } from './phones';
@@ -23,7 +24,7 @@ const listColumns = (c: Collection) => ({
   follow_up: JSON.stringify({ enabled: c.followUp.enabled, channels: c.followUp.channels }),
 });
 
-function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collection, seenAt: string) {
+function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collection, seenAt: string, snapshot: string) {
   const { firstName, lastName, email, phone } = c.contact;
   return {
     row: {
@@ -48,6 +49,7 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
       line_item_totals: JSON.stringify(lineItemTotals(c.metadata)),
       contact_sealed: keys.seal({ firstName, lastName, email, phone }, sealAad(accountKey, c.id)),
       ...listColumns(c),
+      snapshot,
     },
   };
 }
@@ -96,11 +98,27 @@ async function writeSlice(
   slice: Collection[],
   seenAt: string,
   /** The slice's records as the index already holds them: their sealed contacts and what the roll-ups counted. */
-  previous: Map<string, { sealed: string; counted: RollupRecord; listed: boolean }>,
+  previous: Map<string, { sealed: string; counted: RollupRecord; listed: boolean; held: Held; seenAt: string }>,
+  /** Each record's history snapshot (search-index/history.ts), made once per write. */
+  snapshots: Map<string, string>,
 ) {
   const { keys, account, accountKey } = store;
   {
-    const rows = slice.map((c) => toRows(keys, account, accountKey, c, seenAt));
+    const rows = slice.map((c) => toRows(keys, account, accountKey, c, seenAt, snapshots.get(c.id)!));
+    // What changed since the index's copy, kept as the record's history (a new record has none).
+    const history = slice.flatMap((c) => {
+      const before = previous.get(c.id);
+      const changes = before ? changesOf(before.held, c, snapshots.get(c.id)!) : [];
+      return changes.length
+        ? [{ account, id: c.id, seen_at: seenAt, not_seen_before: before!.seenAt, changes: JSON.stringify(changes) }]
+        : [];
+    });
+    if (history.length)
+      await trx
+        .insertInto('collection_history')
+        .values(history)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     // The roll-ups (the overview, the count of rows indexed) count what the list returns: a collection only
     // opened by its id (not integrated) is indexed for search and counted apart (`openedCount`).
     const delta = new RollupDelta();
@@ -137,6 +155,7 @@ async function writeSlice(
           contact_sealed: eb.ref('excluded.contact_sealed'),
           methods: eb.ref('excluded.methods'),
           follow_up: eb.ref('excluded.follow_up'),
+          snapshot: eb.ref('excluded.snapshot'),
         })),
       )
       .execute();
@@ -175,9 +194,16 @@ const counted = (trx: Transaction<AppDatabase>, account: number) =>
       'c.amount_value',
       'c.currency',
       'c.created_at',
+      'c.updated_at',
+      'c.seen_at',
       'd.contact_sealed',
       'd.completed_at',
       'd.type',
+      'd.line_item_count',
+      'd.line_item_totals',
+      'd.methods',
+      'd.follow_up',
+      'd.snapshot',
     ])
     .where('c.account', '=', account);
 
@@ -192,6 +218,8 @@ const previousOf = async (trx: Transaction<AppDatabase>, account: number, ids: s
             sealed: r.contact_sealed,
             counted: { ...r, amount_value: Number(r.amount_value) },
             listed: r.type === 'integrated',
+            held: { ...r, amount_value: Number(r.amount_value), line_item_count: Number(r.line_item_count) },
+            seenAt: r.seen_at,
           },
         ] as const,
     ),
@@ -230,6 +258,7 @@ export function createRecords(store: StoreContext) {
             'c.seen_at',
             'd.methods',
             'd.follow_up',
+            'd.snapshot',
           ])
           .where('c.account', '=', account)
           .where(
@@ -241,6 +270,8 @@ export function createRecords(store: StoreContext) {
         db.selectFrom('sync_state').select('scan_started_at').where('account', '=', account).executeTakeFirst(),
       ]);
       const known = new Map(stored.map((r) => [r.id, r]));
+      // What the history compares beyond the columns: made once a record (a keyed hash of its contact).
+      const snapshots = new Map(unique.map((c) => [c.id, snapshotOf(store.keys, c)]));
       // A stored time equal to the upstream's text needs no Date (the usual case: both are ISO with ms).
       const sameTime = (stored: string | null, given: string | null) => stored === given || stored === iso(given);
       const isSame = (c: Collection) => {
@@ -255,7 +286,9 @@ export function createRecords(store: StoreContext) {
           sameTime(r.completed_at, c.completedAt) &&
           r.reference_key === referenceKey(c.reference) &&
           r.methods === columns.methods &&
-          r.follow_up === columns.follow_up
+          r.follow_up === columns.follow_up &&
+          // A row kept before snapshots (null) is not written again for that alone.
+          (r.snapshot === null || r.snapshot === snapshots.get(c.id))
         );
       };
       const sameIds = new Set(unique.filter(isSame).map((c) => c.id));
@@ -292,6 +325,7 @@ export function createRecords(store: StoreContext) {
               account,
               slice.map((c) => c.id),
             ),
+            snapshots,
           ),
         );
         store.words.written(words);

@@ -6,7 +6,7 @@ import type { BlindKeys } from './blind';
 import { rebuildRollups } from './rollups';
 import { storeContext } from './store-context';
 import { createSyncRows } from './store-lease';
-import { BACKFILL_KEY_PATTERNS, createMaintenance, markBackfills } from './store-maintenance';
+import { BACKFILL_KEY_PATTERNS, createMaintenance, HISTORY_SINCE, markBackfills } from './store-maintenance';
 import { createRecords } from './store-records';
 
 /**
@@ -32,6 +32,7 @@ export type IndexStore = ReturnType<typeof createRecords> &
     | 'openedCount'
     | 'analyze'
     | 'pruneAccounts'
+    | 'pruneHistory'
   > & {
     db: IndexDb;
     /** Where searches and lists read: PostgreSQL's reads pool (each statement bounded in time), else `db`. */
@@ -58,6 +59,7 @@ const ROLLUPS_VERSION = '2';
 
 /** The index's tables, emptied when the secret changes (the audit log and the drift report are not the index's). */
 const INDEX_TABLES = [
+  'collection_history',
   'rollup_durations',
   'rollups',
   'contact_tokens',
@@ -176,6 +178,12 @@ export async function openIndexStore(
       .onConflict((oc) => oc.column('account').doNothing())
       .execute();
     const context = storeContext(connection, account, sealKey ?? accountKey, keys, options.clock);
+    // History is kept from now on for an account that had none (a new index, a rebuilt one, an upgrade).
+    await db
+      .insertInto('index_meta')
+      .values({ key: `${HISTORY_SINCE}:${account}`, value: new Date(await context.now()).toISOString() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     // Rows indexed before roll-ups existed are counted once, from the rows (no rescan needed). Under the
     // write lock, from the check to the mark: no replica's write lands between the count and the
     // replacement, and replicas starting together recount once.
@@ -212,6 +220,7 @@ export async function openIndexStore(
       openedCount: maintenance.openedCount,
       analyze: maintenance.analyze,
       pruneAccounts: maintenance.pruneAccounts,
+      pruneHistory: maintenance.pruneHistory,
       db,
       reads: connection.reads ?? db,
       dialect: connection.dialect,

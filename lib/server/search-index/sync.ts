@@ -42,6 +42,8 @@ export type SyncDeps = {
   owner: string;
   /** Other accounts no replica opened for this many days are pruned after a full scan (unset: never). */
   accountRetentionDays?: number;
+  /** History first seen more than this many days ago is pruned after a full scan (unset: never). */
+  historyRetentionDays?: number;
   log?: { info(o: object, m: string): void; warn(o: object, m: string): void };
 };
 
@@ -168,6 +170,7 @@ export function createSync(deps: SyncDeps) {
     if (!(await stillLeader())) return;
     const gone = missed.length ? 0 : await store.removeUnseen(state.scan_started_at!);
     await store.analyze();
+    if (deps.historyRetentionDays !== undefined) await store.pruneHistory(deps.historyRetentionDays);
     if (deps.accountRetentionDays !== undefined) {
       const pruned = await store.pruneAccounts(deps.accountRetentionDays);
       if (pruned) deps.log?.info({ accounts: pruned }, 'index sync: pruned accounts no replica opened for long');

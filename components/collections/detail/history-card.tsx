@@ -1,0 +1,132 @@
+import { StatusBadge } from '@/components/ui/badge';
+import { DateTime } from '@/components/ui/date-time';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Section } from '@/components/ui/section';
+import { label } from '@/lib/format/labels';
+import { formatAmount } from '@/lib/format/money';
+
+export type HistoryEntry = {
+  seenAt: string;
+  notSeenBefore: string;
+  changes: { field: string; from?: unknown; to?: unknown }[];
+};
+
+const FIELD: Record<string, string> = {
+  status: 'Status',
+  amount: 'Amount',
+  updatedAt: 'Updated',
+  completedAt: 'Completed',
+  expiresIn: 'Expires in',
+  followUp: 'Follow-up',
+  payable: 'Payable',
+  lineItems: 'Line items',
+  type: 'Type',
+  contact: 'Contact',
+};
+
+type Amount = { value: number; currency: string };
+type FollowUp = { enabled: boolean; channels: string[]; startAfter?: number; cadence?: string; tone?: string };
+type Payable = { enabled?: boolean; methods: string[]; optionsCount?: number };
+
+/** One side of a change, in words: the value as the API gives it (units never invented). */
+function side(field: string, value: unknown, minorUnits: boolean) {
+  if (value === null || value === undefined) return <span className="text-zinc-600 dark:text-zinc-400">none</span>;
+  if (field === 'status') return <StatusBadge status={String(value)} />;
+  if (field === 'amount') return formatAmount(value as Amount, { minorUnits });
+  if (field === 'updatedAt' || field === 'completedAt') return <DateTime iso={String(value)} seconds />;
+  if (field === 'type') return label(String(value)).text;
+  if (field === 'followUp') {
+    const f = value as FollowUp;
+    const how = [
+      f.channels.map((c) => label(c).text).join(', '),
+      f.cadence && label(f.cadence).text,
+      f.tone && label(f.tone).text,
+    ];
+    return `${f.enabled ? 'on' : 'off'}${how.filter(Boolean).length ? ` (${how.filter(Boolean).join(' · ')})` : ''}${f.startAfter !== undefined ? `, starts after ${f.startAfter}` : ''}`;
+  }
+  if (field === 'payable') {
+    const p = value as Payable;
+    const parts = [p.methods.map((m) => label(m).text).join(', ') || 'no methods'];
+    if (p.optionsCount !== undefined) parts.push(`${p.optionsCount} ${p.optionsCount === 1 ? 'option' : 'options'}`);
+    return `${p.enabled === false ? 'off' : p.enabled ? 'on' : ''}${p.enabled !== undefined ? ': ' : ''}${parts.join(', ')}`;
+  }
+  if (field === 'lineItems') {
+    const l = value as { count: number; totals: Amount[] };
+    return `${l.count} ${l.count === 1 ? 'item' : 'items'}${l.totals.length ? ` (${l.totals.map((t) => formatAmount(t, { minorUnits })).join(', ')})` : ''}`;
+  }
+  return String(value);
+}
+
+/**
+ * "History" on a collection's page (contract section 14): what the dashboard's sync and live reads saw
+ * change, newest first, each change between the last time the version before was seen and the first time
+ * it was seen changed, so it says honestly "between 10:02 and 10:04". The contact only as "changed".
+ */
+export function HistoryCard({
+  entries,
+  since,
+  retentionDays,
+  minorUnits,
+}: {
+  entries: HistoryEntry[] | null;
+  since: string | null;
+  retentionDays: number;
+  minorUnits: boolean;
+}) {
+  return (
+    <Section
+      title="History"
+      id="history"
+      aside={entries ? <span className="text-sm text-zinc-600 dark:text-zinc-400">{entries.length}</span> : null}
+    >
+      {entries === null ? (
+        <EmptyState title="History is not available">
+          It is rebuilt by the search index, which is off or not answering.
+        </EmptyState>
+      ) : entries.length === 0 ? (
+        <EmptyState title="No changes seen">
+          The upstream keeps no history; this dashboard records what its sync sees change
+          {since ? (
+            <>
+              {' '}
+              since <DateTime iso={since} />
+            </>
+          ) : null}
+          .
+        </EmptyState>
+      ) : (
+        <ol aria-label="Changes, newest first" className="space-y-3">
+          {entries.map((entry) => (
+            <li key={entry.seenAt} className="border-l-2 border-zinc-300 pl-3 dark:border-zinc-700">
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                Between <DateTime iso={entry.notSeenBefore} seconds /> and <DateTime iso={entry.seenAt} seconds />
+              </p>
+              <ul className="mt-1 space-y-1 text-sm">
+                {entry.changes.map((change) => (
+                  <li key={change.field} className="flex flex-wrap items-center gap-1.5">
+                    <span className="font-medium">{FIELD[change.field] ?? change.field}</span>
+                    {change.field === 'contact' ? (
+                      <span>changed (its details are not kept)</span>
+                    ) : (
+                      <>
+                        {side(change.field, change.from, minorUnits)}
+                        <span aria-hidden="true">→</span>
+                        <span className="sr-only">to</span>
+                        {side(change.field, change.to, minorUnits)}
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ol>
+      )}
+      {entries !== null && since ? (
+        <p className="mt-3 text-xs text-zinc-600 dark:text-zinc-400">
+          Seen by this dashboard since <DateTime iso={since} />; kept for {retentionDays} days.
+        </p>
+      ) : null}
+    </Section>
+  );
+}

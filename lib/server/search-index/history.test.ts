@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { collectionSchema, type Collection } from '@/lib/api/schemas';
+import { sampleCollection } from '@/test/samples';
+import { storeKinds } from '@/test/stores';
+import { blindKeys } from './blind';
+import { createQueries } from './queries';
+import { openIndexStore, type IndexStore } from './store';
+
+/**
+ * A collection's history rebuilt from what the index saw (contract section 14), on both stores: nothing for
+ * a record first seen, each change with its window, the contact only as "changed", nothing readable of a
+ * contact in the table, pruned after its retention.
+ */
+const keys = blindKeys('a-test-secret-that-is-long-enough-0123456789');
+const record = (overrides: Record<string, unknown> = {}): Collection =>
+  collectionSchema.parse(sampleCollection({ id: 'pay_hist1', ...overrides }));
+const T1 = '2026-11-24T10:02:00.000Z';
+const T2 = '2026-11-24T10:04:00.000Z';
+const T3 = '2026-11-24T10:06:00.000Z';
+
+let dir: string;
+let store: IndexStore;
+
+describe.each(storeKinds())('history on $name', (kind) => {
+  beforeAll(() => kind.setup());
+  afterAll(() => kind.teardown());
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'history-'));
+    store = await openIndexStore({ target: kind.target(dir), keys, account: 'acct_history' });
+  });
+  afterEach(async () => {
+    await store.close();
+    await kind.reset();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const history = async (id = 'pay_hist1') => (await createQueries(store).history(id)).entries;
+
+  it('keeps nothing for a record first seen, nor for one seen again unchanged', async () => {
+    await store.upsert([record()], T1);
+    await store.upsert([record()], T2);
+    expect(await history()).toEqual([]);
+    expect((await createQueries(store).history('pay_hist1')).since).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('keeps what changed, when it was first seen changed and when the version before was last seen', async () => {
+    await store.upsert([record()], T1);
+    await store.upsert(
+      [record({ status: 'completed', completedAt: '2026-11-24T10:03:00.000Z', updatedAt: '2026-11-24T10:03:00.000Z' })],
+      T2,
+    );
+    expect(await history()).toEqual([
+      {
+        seenAt: T2,
+        notSeenBefore: T1,
+        changes: [
+          { field: 'status', from: 'pending', to: 'completed' },
+          { field: 'updatedAt', from: '2026-11-20T16:45:12.345Z', to: '2026-11-24T10:03:00.000Z' },
+          { field: 'completedAt', from: null, to: '2026-11-24T10:03:00.000Z' },
+        ],
+      },
+    ]);
+  });
+
+  it('tells each kind of change, the contact only as changed, newest first', async () => {
+    await store.upsert([record()], T1);
+    const changed = record({
+      amount: { value: 90000, currency: 'NGN' },
+      expiresIn: 60,
+      payable: { enabled: false, methods: ['payment_link'], options: [{ url: 'https://pay.example/x' }] },
+      followUp: { enabled: false, startAfter: 30, cadence: 'daily', channels: ['sms'], tone: 'firm' },
+      metadata: [],
+      type: 'standalone',
+      contact: {
+        id: 'contact_1',
+        firstName: 'Zoe',
+        lastName: 'Okafor-Bello',
+        phone: '+234 801 999 0000',
+        email: 'zoe.new@example.com',
+      },
+    });
+    await store.upsert([changed], T2);
+    await store.upsert([record({ ...changed, status: 'expired' })], T3);
+    const [newest, first] = await history();
+    expect(newest).toMatchObject({
+      seenAt: T3,
+      notSeenBefore: T2,
+      changes: [{ field: 'status', from: 'pending', to: 'expired' }],
+    });
+    expect(first!.changes.map((c) => c.field)).toEqual([
+      'amount',
+      'expiresIn',
+      'followUp',
+      'payable',
+      'lineItems',
+      'type',
+      'contact',
+    ]);
+    expect(first!.changes.find((c) => c.field === 'contact')).toEqual({ field: 'contact' });
+    expect(first!.changes.find((c) => c.field === 'payable')).toEqual({
+      field: 'payable',
+      from: { enabled: true, methods: ['payment_link', 'virtual_account'], optionsCount: 0 },
+      to: { enabled: false, methods: ['payment_link'], optionsCount: 1 },
+    });
+    expect(first!.changes.find((c) => c.field === 'lineItems')).toEqual({
+      field: 'lineItems',
+      from: { count: 1, totals: [{ currency: 'NGN', value: 150000 }] },
+      to: { count: 0, totals: [] },
+    });
+    // Nothing readable of either contact in the history, or anywhere in the store.
+    const stored = await kind.storedText(store.db as never, dir);
+    for (const text of ['zoe.new@example.com', 'okafor-bello', '801 999', '8019990000', 'zoe@example.com'])
+      expect(stored).not.toContain(text);
+  });
+
+  it('a row kept before snapshots is not written again for that alone, and compares what it has', async () => {
+    await store.upsert([record()], T1);
+    await store.db.updateTable('collection_details').set({ snapshot: null }).execute();
+    await store.upsert([record({ expiresIn: 5 })], T2);
+    expect(await history()).toEqual([]);
+    await store.upsert([record({ expiresIn: 5, status: 'cancelled' })], T3);
+    expect((await history())[0]!.changes.map((c) => c.field)).toEqual(['status']);
+  });
+
+  it('prunes what was first seen before its retention', async () => {
+    const now = Date.parse('2027-11-25T00:00:00Z');
+    const clocked = await openIndexStore({ target: kind.target(dir), keys, account: 'acct_history', clock: () => now });
+    await clocked.upsert([record()], '2026-11-01T00:00:00.000Z');
+    await clocked.upsert([record({ status: 'on_hold' })], '2026-11-02T00:00:00.000Z');
+    await clocked.upsert([record({ status: 'pending' })], '2027-11-20T00:00:00.000Z');
+    expect(await clocked.pruneHistory(365)).toBe(1);
+    expect((await createQueries(clocked).history('pay_hist1')).entries.map((e) => e.seenAt)).toEqual([
+      '2027-11-20T00:00:00.000Z',
+    ]);
+    await clocked.close();
+  });
+});
