@@ -14,7 +14,7 @@ import {
   type Sort,
 } from '@/lib/api/list-state';
 import { label } from '@/lib/format/labels';
-import { NO_VIEW } from '@/lib/api/views';
+import { NO_VIEW } from '@/lib/api/view-url';
 import { navigationStarted } from '@/lib/navigation/progress';
 
 /**

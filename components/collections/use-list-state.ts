@@ -3,7 +3,7 @@
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { readViewState, viewHref, type ListPath, type ListState } from '@/lib/api/list-state';
-import { urlStatesList } from '@/lib/api/views';
+import { urlStatesList } from '@/lib/api/view-url';
 
 /**
  * The list's state (page and limit, and on `/collections` the filters, sort and search), kept in the URL. Read with useSearchParams and

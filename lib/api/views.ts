@@ -40,8 +40,7 @@ export type SavedView = {
 export const VIEW_NAME_MAX = 80;
 export const VIEWS_PER_OWNER = 100;
 export const PINNED_MAX = 5;
-/** `?view=none`: the list without a view, even when the reader has a default one. */
-export const NO_VIEW = 'none';
+export { NO_VIEW, urlStatesList } from './view-url';
 /** The owner of every view without an access gate (open mode): one shared "anyone". */
 export const OPEN_OWNER = 'anyone';
 
@@ -121,11 +120,6 @@ export function viewUrl(view: Pick<SavedView, 'id' | 'query' | 'limit'>): string
 /** The parts of a list state a view keeps, as its query. */
 export function stateViewQuery(state: ListState): string {
   return stateQuery(filterSchema, state);
-}
-
-/** Whether the URL states the list itself (any of its parameters): then it wins over a view's saved state. */
-export function urlStatesList(search: { has(name: string): boolean }): boolean {
-  return Object.keys(listStateSchema).some((name) => search.has(name));
 }
 
 /** Whether the list as shown differs from the view as saved (its query, rows per page or columns). */
