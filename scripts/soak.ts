@@ -13,7 +13,10 @@
  * 10 s), /api/health p99, errors (5xx or no answer; in a fault phase those within the fault's windows are
  * the fault's own and counted apart), RSS at start, peak and end. Writes bench/results-soak.{json,md}.
  *
- *   SOAK_MINUTES=10  SOAK_USERS=8  SOAK_PHASES=none,slow,5xx,postgres  BENCH_SCALE=1000000
+ *   SOAK_MINUTES=10  SOAK_USERS=8  SOAK_PHASES=none,slow,5xx,postgres  SOAK_WARMUP_S=60  BENCH_SCALE=1000000
+ *
+ * Each phase starts with SOAK_WARMUP_S of the same mix, not measured (a fresh server loads its code on its
+ * first requests; the figures are the steady state's).
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -30,6 +33,8 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const USERS = Number(process.env.SOAK_USERS ?? 8);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
 const PHASES = (process.env.SOAK_PHASES ?? 'none,slow,5xx,postgres').split(',') as Phase[];
+/** The mix runs this long before a phase is measured: a fresh server's first requests load its code. */
+const WARMUP_S = Number(process.env.SOAK_WARMUP_S ?? 60);
 type Phase = 'none' | 'slow' | '5xx' | 'postgres';
 const PORTS = { sandbox: 4711, proxy: 4611, dashboard: 3711, postgres: 5711 };
 const METRICS_TOKEN = 'soak-metrics-token-0123456789';
@@ -140,9 +145,13 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
   faultWindows = [];
   const samples: Sample[] = [];
   const lag = { p99: 0, max: 0 };
-  const rss = { start: rssMb(pid), peak: rssMb(pid), end: 0 };
-  const until = Date.now() + MINUTES * 60_000;
-  const api = async <T>(path: string) => (await (await fetch(`${base}${path}`)).json()) as T;
+  const rss = { start: 0, peak: 0, end: 0 };
+  let until = 0;
+  const api = async <T>(path: string) => {
+    const res = await fetch(`${base}${path}`);
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
   const fixtures = (await (await fetch(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/fixtures`)).json()) as {
     accounts: {
       id: string;
@@ -153,9 +162,20 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
     }[];
   };
   const contacts = Object.values(fixtures.accounts.find((a) => a.id === 'acc_demo')!.contacts);
-  const ids = (await api<{ data: { id: string }[] }>('/api/collections?limit=100&status=pending')).data.map(
-    (c) => c.id,
-  );
+  // Warm-up, reported: the first filtered read after a start may find the index's pages cold.
+  let ids: string[] = [];
+  for (let attempt = 1; !ids.length; attempt++) {
+    const t = performance.now();
+    try {
+      ids = (await api<{ data: { id: string }[] }>('/api/collections?limit=100&status=pending')).data.map((c) => c.id);
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      console.log(
+        `  warm-up read ${attempt} failed after ${Math.round(performance.now() - t)} ms: ${String(error).slice(0, 120)}`,
+      );
+      await sleep(2_000);
+    }
+  }
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)]!;
   const kinds: [string, number, () => string][] = [
     ['list page', 20, () => `/collections?page=${1 + Math.floor(Math.random() * 2_000)}&limit=25`],
@@ -188,14 +208,21 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
     return kinds[0]!;
   };
 
-  const people = Array.from({ length: USERS }, async (_, n) => {
-    await sleep(n * 150);
-    while (Date.now() < until) {
-      const [kind, , path] = chooseKind();
-      await timedGet(base, kind, path(), samples);
-      await sleep(100 + Math.random() * 400); // a person reads what they asked for
-    }
-  });
+  const mix = (end: number, into: Sample[]) =>
+    Array.from({ length: USERS }, async (_, n) => {
+      await sleep(n * 150);
+      while (Date.now() < end) {
+        const [kind, , path] = chooseKind();
+        await timedGet(base, kind, path(), into);
+        await sleep(100 + Math.random() * 400); // a person reads what they asked for
+      }
+    });
+  // Warm-up: the same mix, not measured; then the event-loop histogram is read once (prom-client resets it).
+  await Promise.all(mix(Date.now() + WARMUP_S * 1000, []));
+  await fetch(`${base}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+  rss.start = rss.peak = rssMb(pid);
+  until = Date.now() + MINUTES * 60_000;
+  const people = mix(until, samples);
   // One export a minute, read to its end.
   const exporter = (async () => {
     while (Date.now() < until - 60_000) {
@@ -325,4 +352,6 @@ main()
   })
   .finally(() => {
     for (const child of children) child.kill('SIGTERM');
+    // The fault proxy and the probes' timers would keep the process alive after a failure.
+    setTimeout(() => process.exit(), 2_000).unref();
   });
