@@ -113,6 +113,33 @@ test.describe('CSV export', () => {
     expect([...starts].sort()).toEqual(['\t', '\r', '+', '-', '=', '@'].sort());
   });
 
+  test('"For programs" writes every cell as it is (RFC 4180, no byte-order mark), named so', async ({
+    page,
+    sandbox,
+  }) => {
+    await page.goto('/collections');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await page.getByRole('checkbox', { name: /Include contact details/ }).check();
+    await page.getByRole('radio', { name: /For programs/ }).check();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^collections-\d{8}T\d{6}Z-for-programs\.csv$/);
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text.startsWith('id,reference,')).toBe(true);
+    const { rows } = parseCsv(text);
+    // Phones keep their +, and the cells a spreadsheet would run are as the API gave them.
+    expect(rows.some((r) => r.contact_phone!.startsWith('+'))).toBe(true);
+    expect(rows.every((r) => !r.contact_phone!.startsWith("'"))).toBe(true);
+    const injected = rows.filter((r) => sandbox.demo.formulaInjection.includes(r.id!));
+    expect(injected).toHaveLength(6);
+    const starts = new Set(
+      injected.flatMap((r) => [r.reference!, r.contact_first_name!, r.contact_last_name!].map((c) => c[0])),
+    );
+    for (const start of ['=', '+', '-', '@']) expect(starts).toContain(start);
+  });
+
   test('exports search results from /search', async ({ page, request, sandbox }) => {
     const lastName = Object.values(sandbox.demo.contacts)[0]!.lastName;
     await page.goto(`/search?q=${encodeURIComponent(lastName)}`);
@@ -144,6 +171,7 @@ test.describe('CSV export', () => {
     expect(Number(headers['x-index-indexed'])).toBeGreaterThanOrEqual(Number(headers['x-upstream-count']));
     for (const [query, param] of [
       ['columns=reference,nope', 'columns'],
+      ['format=excel', 'format'],
       ['contacts=yes', 'contacts'],
       ['live=1&status=pending', 'live'],
       ['live=2', 'live'],

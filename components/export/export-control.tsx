@@ -34,6 +34,7 @@ export default function ExportControl({
   focusOnMount = false,
 }: ExportCsvProps & DeferredProps) {
   const [contacts, setContacts] = useState(false);
+  const [forPrograms, setForPrograms] = useState(false);
   const [live, setLive] = useState(!indexOn);
   const [job, setJob] = useState<Job>(null);
   const [open, setOpen] = useState(initialOpen);
@@ -44,6 +45,7 @@ export default function ExportControl({
   const params = new URLSearchParams(query);
   if (contacts) params.set('contacts', '1');
   if (useLive) params.set('live', '1');
+  if (forPrograms) params.set('format', 'plain');
   const href = `/api/export/collections.csv?${params}`;
 
   async function runLive() {
@@ -140,6 +142,39 @@ export default function ExportControl({
               Without contact details: exporting e-mails and phones is for admins.
             </p>
           )}
+          <fieldset>
+            <legend className="font-medium">File</legend>
+            <label className="mt-1 flex items-start gap-2">
+              <input
+                type="radio"
+                name="export-format"
+                checked={!forPrograms}
+                onChange={() => setForPrograms(false)}
+                className="mt-1"
+              />
+              <span>
+                For spreadsheets
+                <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                  A cell that a spreadsheet would run as a formula (=, +, -, @) starts with ’.
+                </span>
+              </span>
+            </label>
+            <label className="mt-1 flex items-start gap-2">
+              <input
+                type="radio"
+                name="export-format"
+                checked={forPrograms}
+                onChange={() => setForPrograms(true)}
+                className="mt-1"
+              />
+              <span>
+                For programs
+                <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                  RFC 4180, every cell as it is (phones keep their +); not for opening in a spreadsheet.
+                </span>
+              </span>
+            </label>
+          </fieldset>
           {filtered ? null : (
             <label className="flex items-start gap-2">
               <input

@@ -101,7 +101,23 @@ export const exportQuery = z.instanceof(URLSearchParams).transform((search, ctx)
     }
     columns = read.columns;
   }
-  return { ...parsed.value, contacts: contacts as boolean, live: live as boolean, ...(columns ? { columns } : {}) };
+  // For spreadsheets (the formula guard, a byte-order mark) or for programs (RFC 4180, cells as they are).
+  const formats = search.getAll('format');
+  if (formats.length > 1 || (formats.length === 1 && !['spreadsheet', 'plain'].includes(formats[0]!))) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['format'],
+      message: 'Invalid format: format must be spreadsheet or plain, given once',
+    });
+    return z.NEVER;
+  }
+  return {
+    ...parsed.value,
+    contacts: contacts as boolean,
+    live: live as boolean,
+    plain: formats[0] === 'plain',
+    ...(columns ? { columns } : {}),
+  };
 });
 
 /** `/api/views/{id}`: a view's id (`view_` and up to 64 of A–Z a–z 0–9 _ -). */

@@ -355,6 +355,15 @@ export function openApiDocument(version: string) {
               ),
               example: 'reference,amount,status',
             },
+            {
+              ...query('format', {
+                type: 'string',
+                enum: ['spreadsheet', 'plain'],
+                description:
+                  'spreadsheet (default): formula cells guarded, a byte-order mark; plain: RFC 4180, every cell as it is (for programs)',
+              }),
+              example: 'plain',
+            },
           ],
           responses: {
             ...ok('RFC 4180 CSV, UTF-8 with a BOM', { type: 'string' }, 'text/csv'),

@@ -10,7 +10,16 @@ const fixture: Collection = {
   amount: { value: 1250000, currency: 'NGN' },
   status: 'pending',
   expiresIn: 3600,
-  payable: { enabled: true, methods: ['payment_link', 'virtual_account', 'ussd'], options: [{ bank: 'x' }] },
+  payable: {
+    enabled: true,
+    methods: ['payment_link', 'virtual_account', 'ussd'],
+    // The sandbox's shapes, and one the dashboard has never seen.
+    options: [
+      { method: 'payment_link', url: 'https://pay.example.com/l/abc123', reusable: false },
+      { method: 'virtual_account', bankName: 'Wema Bank', accountNumber: '0123456789', expiresAt: null },
+      { provider: 'ussd', code: '*737*50*1250000#', steps: ['dial', 'confirm'] },
+    ],
+  },
   followUp: { enabled: true, startAfter: 30, cadence: 'every_10m', channels: ['whatsapp', 'sms'], tone: 'gentle' },
   metadata: [
     { name: 'Rice (50 kg)', amount: { value: 500000, currency: 'NGN' }, description: 'bag', quantity: 2 },
@@ -38,6 +47,11 @@ describe('supportNote', () => {
         'Completed: not completed',
         'Contact: Ada Obi',
         'Payment methods: Payment link, Virtual account, ussd',
+        'How to pay:',
+        '- Payment link — URL: https://pay.example.com/l/abc123; Reusable: no',
+        '- Virtual account — Bank name: Wema Bank; Account number: 0123456789; Expires at: none',
+        '- Option 3 — Provider: ussd; Code: *737*50*1250000#; Steps: ["dial","confirm"]',
+        'Expires in: 3600',
         'Follow-up: on, Every 10 minutes via WhatsApp, SMS, tone Gentle, starts after 30',
         'Line items:',
         '- Rice (50 kg) × 2: NGN 500,000',
@@ -65,6 +79,7 @@ describe('supportNote', () => {
     expect(note).toContain('Completed: 2026-07-01 08:59 UTC');
     expect(note).toContain('Contact: (no name)');
     expect(note).toContain('Payment methods: none (payment switched off)');
+    expect(note).toContain('How to pay: no payment details on this collection');
     expect(note).toContain('Follow-up: off');
     expect(note).toContain('Line items: none');
   });
@@ -74,7 +89,7 @@ describe('supportNote', () => {
       minorUnits: false,
       link: 'https://c.example/collections/pay_7Hk2mQ9xZ',
     });
-    for (const secret of ['ada@example.com', '801 234', 'cnt_1', 'bank']) expect(note).not.toContain(secret);
+    for (const secret of ['ada@example.com', '801 234', 'cnt_1']) expect(note).not.toContain(secret);
   });
 });
 

@@ -136,6 +136,29 @@ describe('CSV export', () => {
     for (const cell of ['INV-1', 'a=b', ' =1', '', 'Ада']) expect(neutralise(cell)).toBe(cell);
   });
 
+  it('for programs: every cell as it is, no byte-order mark, the file named so', () => {
+    const hostile = record({
+      reference: '=HYPERLINK("x")',
+      contact: { firstName: '@me', lastName: '-1', phone: '+234 801 234 5678' },
+    });
+    const text =
+      csvHeader({ contacts: true, plain: true }) +
+      csvRows([hostile], '2026-11-23T12:00:00.000Z', { contacts: true, minorUnits: false, plain: true });
+    expect(text.startsWith('id,reference,')).toBe(true);
+    const [, row] = read(text);
+    expect(row).toContain('=HYPERLINK("x")');
+    expect(row).toContain('@me');
+    expect(row).toContain('-1');
+    expect(row).toContain('+234 801 234 5678');
+    // For spreadsheets, the same record guarded.
+    const guarded = read(csvRows([hostile], '2026-11-23T12:00:00.000Z', { contacts: true, minorUnits: false }));
+    expect(guarded[0]).toContain('\'=HYPERLINK("x")');
+    expect(guarded[0]).toContain("'+234 801 234 5678");
+    expect(exportFileName(new Date('2026-11-23T12:05:01.123Z'), true)).toBe(
+      'collections-20261123T120501Z-for-programs.csv',
+    );
+  });
+
   it('names the file by the UTC time', () => {
     expect(exportFileName(new Date('2026-11-23T12:05:01.123Z'))).toBe('collections-20261123T120501Z.csv');
   });

@@ -27,6 +27,11 @@ export type CsvOptions = {
    * below, then `as_of`. Unset: the contract's header of section 8.
    */
   columns?: readonly ListColumnId[];
+  /**
+   * "For programs" (`format=plain`): RFC 4180 with every cell as it is and no byte-order mark. The default,
+   * "for spreadsheets", guards formula cells and starts with the mark.
+   */
+  plain?: boolean;
 };
 
 /** Each list column as the export's cells: its header names and their values. */
@@ -87,6 +92,9 @@ export function csvColumns(contacts: boolean, columns?: readonly ListColumnId[])
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 export const neutralise = (cell: string): string => (FORMULA_START.test(cell) ? `'${cell}` : cell);
+/** Cells as the file holds them: guarded for spreadsheets, as they are for programs. */
+const guarded = (cells: string[], options: Pick<CsvOptions, 'plain'>) =>
+  options.plain ? cells : cells.map(neutralise);
 
 /** ISO 8601 UTC, whatever offset the upstream wrote (the index's times already are: kept as they are). */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -99,8 +107,8 @@ const utc = (value: string | null) => {
 
 function cells(r: ExportRecord, asOf: string, options: CsvOptions): string[] {
   if (options.columns)
-    return [...exported(options).flatMap((c) => COLUMN_CELLS[c].cells(r, options)), asOf].map(neutralise);
-  return [
+    return guarded([...exported(options).flatMap((c) => COLUMN_CELLS[c].cells(r, options)), asOf], options);
+  const all = [
     r.id,
     r.reference,
     r.status,
@@ -116,15 +124,16 @@ function cells(r: ExportRecord, asOf: string, options: CsvOptions): string[] {
     ...(options.contacts ? [r.contact.email ?? '', r.contact.phone ?? ''] : []),
     String(r.lineItemCount),
     asOf,
-  ].map(neutralise);
+  ];
+  return guarded(all, options);
 }
 
 // A cell holding a line break of any kind (CR, LF or both) is quoted, not only one holding CRLF.
 const STRINGIFY = { record_delimiter: '\r\n', quote_record_delimiter: true } as const;
 
 /** The header line, after the byte-order mark. */
-export const csvHeader = (options: Pick<CsvOptions, 'contacts' | 'columns'>) =>
-  `\ufeff${stringify([csvColumns(options.contacts, options.columns)], STRINGIFY)}`;
+export const csvHeader = (options: Pick<CsvOptions, 'contacts' | 'columns' | 'plain'>) =>
+  `${options.plain ? '' : '\ufeff'}${stringify([csvColumns(options.contacts, options.columns)], STRINGIFY)}`;
 
 /** Records as CSV lines, each ending in CRLF. */
 export const csvRows = (records: ExportRecord[], asOf: string, options: CsvOptions) =>
@@ -133,9 +142,12 @@ export const csvRows = (records: ExportRecord[], asOf: string, options: CsvOptio
     STRINGIFY,
   );
 
-/** `collections-20261123T120501Z.csv`: the UTC time, with nothing a file system could refuse. */
-export const exportFileName = (now: Date) =>
+/**
+ * `collections-20261123T120501Z.csv`: the UTC time, with nothing a file system could refuse; a file for
+ * programs says so (`collections-20261123T120501Z-for-programs.csv`).
+ */
+export const exportFileName = (now: Date, plain = false) =>
   `collections-${now
     .toISOString()
     .replace(/\.\d+Z$/, 'Z')
-    .replace(/[-:]/g, '')}.csv`;
+    .replace(/[-:]/g, '')}${plain ? '-for-programs' : ''}.csv`;

@@ -26,7 +26,7 @@ import { abortableSleep, livePages, PAGE_SIZE } from './live-pages';
  * A failure after the first byte errors the stream, so the download fails in
  * the browser instead of ending as a short file that looks whole.
  */
-export type ExportInput = ListState & { contacts: boolean; live: boolean; columns?: ListColumnId[] };
+export type ExportInput = ListState & { contacts: boolean; live: boolean; columns?: ListColumnId[]; plain?: boolean };
 
 /**
  * Rows per chunk: one message between the threads and one pull of the client's stream; writing it
@@ -40,6 +40,7 @@ function csvResponse(
   count: number,
   source: 'index' | 'live',
   asOf: string,
+  plain: boolean,
   /** From the index: how many collections it holds of how many (while it is built, the file holds fewer). */
   holds?: { indexed: number; upstreamCount: number | null; coverage: number },
 ) {
@@ -53,7 +54,7 @@ function csvResponse(
           }
         : {}),
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${exportFileName(new Date())}"`,
+      'Content-Disposition': `attachment; filename="${exportFileName(new Date(), plain)}"`,
       'X-Total-Count': String(count),
       'X-Export-Source': source,
       'X-Export-As-Of': asOf,
@@ -104,7 +105,7 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
     port: port1,
   };
   const asOf = status.asOf ?? new Date().toISOString();
-  const options = { contacts: input.contacts, minorUnits, columns: input.columns };
+  const options = { contacts: input.contacts, minorUnits, columns: input.columns, plain: input.plain };
   const openerJob: OpenerJob = {
     secret: spec.secret,
     accountKey: spec.accountKey,
@@ -179,7 +180,7 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
     },
     { highWaterMark: 0 },
   );
-  return csvResponse(body, count, 'index', asOf, status);
+  return csvResponse(body, count, 'index', asOf, Boolean(input.plain), status);
 }
 
 const toRecord = (c: Collection): ExportRecord => ({
@@ -199,7 +200,7 @@ const toRecord = (c: Collection): ExportRecord => ({
 
 async function live(context: RequestContext, input: ExportInput, signal: AbortSignal): Promise<Response> {
   const { amountMinorUnits: minorUnits, index } = getConfig();
-  const options = { contacts: input.contacts, minorUnits, columns: input.columns };
+  const options = { contacts: input.contacts, minorUnits, columns: input.columns, plain: input.plain };
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
@@ -264,7 +265,7 @@ async function live(context: RequestContext, input: ExportInput, signal: AbortSi
     },
     { highWaterMark: 0 },
   );
-  return csvResponse(body, count, 'live', asOf);
+  return csvResponse(body, count, 'live', asOf, Boolean(input.plain));
 }
 
 export async function exportCollections(context: RequestContext, input: ExportInput, signal: AbortSignal) {
