@@ -263,6 +263,20 @@ test.describe('filters and sort on /collections', () => {
     expect(new URL(page.url()).searchParams.has('amountMax')).toBe(false);
   });
 
+  test('takes amounts as people type them and corrects the URL to the API’s integers', async ({ page }) => {
+    await openPage(page, '/collections?status=pending');
+    await page.getByLabel('Minimum amount').fill('1,000');
+    await page.getByLabel('Maximum amount').fill('₦ 999 999 999');
+    await page.getByLabel('Maximum amount').press('Enter');
+    await expect(page).toHaveURL(/amountMin=1000&amountMax=999999999/);
+    // A URL typed by hand the same way is corrected (the API itself stays strict: a 400 naming amountMin).
+    await page.goto('/collections?status=pending&amountMin=1%2C000');
+    await expect(page).toHaveURL(/amountMin=1000(&|$)/);
+    const strict = await page.request.get('/api/collections?amountMin=1%2C000');
+    expect(strict.status()).toBe(400);
+    expect((await strict.json()).message).toMatch(/amountMin/);
+  });
+
   test('says amounts need a currency to compare like with like', async ({ page }) => {
     await openPage(page, '/collections');
     await expect(page.getByText('Amounts are compared across all currencies')).toBeVisible();

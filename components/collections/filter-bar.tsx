@@ -15,6 +15,7 @@ import {
 } from '@/lib/api/list-state';
 import { label } from '@/lib/format/labels';
 import { NO_VIEW } from '@/lib/api/view-url';
+import { readAmountInput } from '@/lib/format/amount-input';
 import { navigationStarted } from '@/lib/navigation/progress';
 
 /**
@@ -110,8 +111,11 @@ export function FilterBar({
   facets,
   view = null,
   noViewOnClear = false,
+  minorUnits = false,
 }: {
   state: ListState;
+  /** Amounts shown in major units (AMOUNT_MINOR_UNITS): a typed fraction is read into minor units. */
+  minorUnits?: boolean;
   facets: { status: Facet[]; currency: Facet[] } | null;
   /** The saved view open (its id): a change of filters stays in it (its "Update view" saves them). */
   view?: string | null;
@@ -137,7 +141,16 @@ export function FilterBar({
   function applyTyped(event?: FormEvent) {
     event?.preventDefault();
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(typed)) if (value.trim()) search.set(name, value.trim());
+    for (const [name, value] of Object.entries(typed)) {
+      if (!value.trim()) continue;
+      if (name === 'amountMin' || name === 'amountMax') {
+        // As people type amounts: separators, a symbol or code, a fraction in major units; the URL gets the integer.
+        const label = name === 'amountMin' ? 'Minimum amount' : 'Maximum amount';
+        const read = readAmountInput(value, { name: label, minorUnits, currencies: state.currency });
+        if (!read.ok) return setProblem({ param: name, message: read.message });
+        search.set(name, String(read.value));
+      } else search.set(name, value.trim());
+    }
     const parsed = parseListState(search);
     if (!parsed.ok) return setProblem({ param: parsed.param, message: parsed.message });
     if (TYPED.every((k) => parsed.value[k] === state[k])) return setProblem(null);
@@ -157,7 +170,7 @@ export function FilterBar({
       {text}
       <input
         type={type}
-        inputMode={type === 'text' ? 'numeric' : undefined}
+        inputMode={type === 'text' ? 'decimal' : undefined}
         value={typed[name]}
         aria-invalid={problem?.param === name || undefined}
         aria-describedby={

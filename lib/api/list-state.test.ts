@@ -206,6 +206,16 @@ describe('filters and sort (the index)', () => {
     expect(correctedCollectionsUrl(new URLSearchParams('status=pending&currency=NGN&sort=-amount'))).toBeNull();
   });
 
+  it('corrects an amount typed by hand to the API’s integer form; the API stays strict', () => {
+    expect(correctedCollectionsUrl(new URLSearchParams('amountMin=1,000,000&amountMax=NGN 2 000 000'))).toBe(
+      '/collections?page=1&limit=10&amountMin=1000000&amountMax=2000000',
+    );
+    expect(correctedCollectionsUrl(new URLSearchParams('amountMin=₦5,000'))).toBe(
+      '/collections?page=1&limit=10&amountMin=5000',
+    );
+    expect(parseListState(new URLSearchParams('amountMin=1,000,000'))).toMatchObject({ ok: false, param: 'amountMin' });
+  });
+
   it('round-trips through the URL', () => {
     const s = state(3, 25, {
       status: ['pending'],

@@ -127,12 +127,22 @@ const day = (name: string) =>
   optional(`${name} must be a date as YYYY-MM-DD`, (raw) => (isCalendarDate(raw) ? raw : INVALID), String);
 
 const AMOUNT = /^-?(0|[1-9][0-9]{0,15})$/;
-const amount = (name: string) =>
-  optional(
+/** A hand-typed amount in a URL (`1,000,000`, `NGN 500 000`, `₦5,000`): its grouping, symbol and code dropped. */
+const handTyped = (raw: string) =>
+  raw
+    .trim()
+    .replace(/^[A-Za-z]{3}\s*|\s*[A-Za-z]{3}$/g, '')
+    .replace(/\p{Sc}/gu, '')
+    .replace(/[\s\u00a0\u202f',_]/g, '');
+const amount = (name: string): Field<number | undefined> => {
+  const field = optional(
     `${name} must be a whole number`,
     (raw) => (AMOUNT.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : INVALID),
     String,
   );
+  // Strict for the API; a page's URL typed by hand is corrected to the API's integer form.
+  return { ...field, correct: (raw) => field.correct(handTyped(raw)) };
+};
 
 export const SORTS = ['-createdAt', 'createdAt', '-amount', 'amount', '-updatedAt', 'updatedAt'] as const;
 export type Sort = (typeof SORTS)[number];

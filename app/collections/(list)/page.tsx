@@ -16,6 +16,7 @@ import {
 import { isAdmin, requestContext } from '@/lib/server/context';
 import { indexedCollections, liveOrIndexed } from '@/lib/server/reads/collections';
 import { runtime } from '@/lib/server/runtime';
+import { getConfig } from '@/lib/server/env';
 import { viewForPage } from '@/lib/server/reads/views';
 import { openViewState, urlStatesList } from '@/lib/api/views';
 import { prefetchList } from '../collections-view';
@@ -106,6 +107,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
         facets={await facets}
         view={view?.id ?? null}
         noViewOnClear={Boolean(view) || opened.hasDefault}
+        minorUnits={getConfig().amountMinorUnits}
       />
       {indexed && status.state !== 'off' ? <FreshnessLine freshness={status} /> : null}
       {indexed
