@@ -156,6 +156,19 @@ test('/status shows the upstream, the index, the drift report and the build', as
   await expect(page.getByRole('region', { name: 'This dashboard' })).toContainText(/Version\s*\d+\.\d+\.\d+/);
   const drift = page.getByRole('region', { name: 'Schema drift' }).last();
   await expect(drift.getByRole('row').filter({ hasText: 'collection.riskScore' })).toHaveCount(1);
+
+  // What it runs with, no secret shown: the key by its header and last four characters only.
+  const config = page.getByRole('region', { name: 'Effective configuration' });
+  await expect(config).toContainText(/Upstream\s*http:\/\/127\.0\.0\.1:\d+\/public \(the embedded sandbox\)/);
+  await expect(config).toContainText('sent in Authorization, ending …demo');
+  await expect(config).toContainText(/Access\s*Open: no access gate/);
+  await expect(config).toContainText(/audit log 365 days, history 365 days/);
+  expect(await config.textContent()).not.toContain('sk_sandbox_demo');
+  // A user's lookup of an unknown id is not an upstream error.
+  await page.request.get('/api/collections/pay_doesnotexist000');
+  await page.reload();
+  await expect(upstream).toContainText(/Lookups of unknown ids\s*not found \d+/);
+  await expect(upstream).not.toContainText(/not_found/);
 });
 
 test('the OpenAPI description is served, gated, and lists the routes', async ({ request }) => {

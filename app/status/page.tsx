@@ -5,6 +5,7 @@ import { DateTime } from '@/components/ui/date-time';
 import { requestContext } from '@/lib/server/context';
 import { readiness } from '@/lib/server/reads/readiness';
 import { runtime } from '@/lib/server/runtime';
+import { getConfig } from '@/lib/server/env';
 import { PlainTable } from '@/components/ui/plain-table';
 import { indexedCount } from '@/components/search-index/freshness';
 
@@ -25,8 +26,19 @@ export default async function StatusPage() {
   const window = runtime().metrics.upstreamWindow();
   const { store, syncing } = runtime().index.whereAndWho();
   const check = (name: 'upstream' | 'index') => ready.checks.find((c) => c.name === name)!.ok;
-  const failed = Object.entries(window.outcomes).filter(([o]) => o !== 'ok');
+  // An unknown id or another account's (404, 403) is a user's lookup answered, not an upstream fault.
+  const LOOKUPS = ['not_found', 'forbidden'];
+  const failed = Object.entries(window.outcomes).filter(([o]) => o !== 'ok' && !LOOKUPS.includes(o));
   const failures = failed.reduce((n, [, c]) => n + c, 0);
+  const lookups = Object.entries(window.outcomes).filter(([o]) => LOOKUPS.includes(o));
+  const config = getConfig();
+  const access = config.oidc
+    ? `Sign-in with OpenID Connect (${config.oidc.issuer})${config.access.users.length ? ', and HTTP Basic' : ''}`
+    : config.access.users.length
+      ? `HTTP Basic (${config.access.users.length} ${config.access.users.length === 1 ? 'user' : 'users'})`
+      : config.access.open || config.upstream.sandbox
+        ? 'Open: no access gate'
+        : 'None configured';
   const keyRejected = (window.outcomes.upstream_auth ?? 0) > 0;
 
   return (
@@ -53,6 +65,12 @@ export default async function StatusPage() {
               {failures === 0
                 ? 'None'
                 : `${((failures / window.reads) * 100).toFixed(1)} %: ${failed.map(([o, c]) => `${o} ${c}`).join(', ')}`}
+            </dd>
+            <dt className={term}>Lookups of unknown ids</dt>
+            <dd>
+              {lookups.length
+                ? lookups.map(([o, c]) => `${o === 'not_found' ? 'not found' : "another account's"} ${c}`).join(', ')
+                : 'None'}
             </dd>
           </dl>
         </section>
@@ -94,6 +112,48 @@ export default async function StatusPage() {
           </dl>
         </section>
       </div>
+      <section aria-labelledby="config" className={`${card} mb-6`}>
+        <h2 id="config" className="mb-2 font-semibold">
+          Effective configuration
+        </h2>
+        <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400">
+          What this replica runs with, as it read its environment at start (no secret is shown).
+        </p>
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className={term}>Upstream</dt>
+          <dd className="break-all">
+            {config.upstream.baseUrl}/public{config.upstream.sandbox ? ' (the embedded sandbox)' : ''}
+          </dd>
+          <dt className={term}>API key</dt>
+          <dd>
+            sent in {config.upstream.keyHeader}, ending …{config.upstream.key.slice(-4)}; timeout{' '}
+            {nf.format(config.upstream.timeoutMs)} ms
+          </dd>
+          <dt className={term}>Access</dt>
+          <dd>
+            {access}
+            {config.access.admins.length ? `; ${config.access.admins.length} named admins` : ''}
+          </dd>
+          <dt className={term}>Index</dt>
+          <dd className="break-all">
+            {config.index.enabled ? `on, in ${store}` : 'off (INDEX=off)'}
+            {config.index.account ? `; account labelled ${config.index.account}` : ''}
+          </dd>
+          <dt className={term}>Sync</dt>
+          <dd>
+            full scans at {config.index.syncRps} requests/s, head polls every {config.index.pollMs / 1000} s
+          </dd>
+          <dt className={term}>Kept</dt>
+          <dd>
+            audit log {config.auditRetentionDays} days, history {config.index.historyRetentionDays} days, accounts
+            unopened {config.index.accountRetentionDays} days
+          </dd>
+          <dt className={term}>Amounts</dt>
+          <dd>{config.amountMinorUnits ? 'in major units (AMOUNT_MINOR_UNITS=true)' : 'as the API gives them'}</dd>
+          <dt className={term}>Metrics</dt>
+          <dd>{config.metricsToken ? 'on (GET /api/metrics with its token)' : 'off (no METRICS_TOKEN)'}</dd>
+        </dl>
+      </section>
       <section aria-labelledby="drift">
         <h2 id="drift" className="mb-1 font-semibold">
           Schema drift
