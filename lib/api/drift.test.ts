@@ -3,10 +3,19 @@ import { sampleCollection } from '@/test/samples';
 import { driftOf } from './drift';
 
 describe('schema drift', () => {
-  it('finds nothing but the currency in a record that uses only what the seed names', () => {
-    const record = sampleCollection({ status: 'pending', type: 'integrated' });
-    expect(driftOf('collection', record)).toEqual([
-      { kind: 'value', path: 'collection.amount.currency', value: (record.amount as { currency: string }).currency },
+  it('finds nothing in a record that uses only what the seed names, a status with a meaning, an ISO currency', () => {
+    for (const status of ['pending', 'completed', 'on_hold', 'expired', 'failed'])
+      expect(driftOf('collection', sampleCollection({ status, type: 'integrated' })), status).toEqual([]);
+    for (const currency of ['NGN', 'KES', 'USD', 'JPY'])
+      expect(driftOf('collection', sampleCollection({ amount: { value: 1, currency } })), currency).toEqual([]);
+  });
+
+  it('reports a currency code ISO 4217 does not know, and a status nobody named', () => {
+    expect(
+      driftOf('collection', sampleCollection({ amount: { value: 1, currency: 'XYZ' }, status: 'disputed' })),
+    ).toEqual([
+      { kind: 'value', path: 'collection.status', value: 'disputed' },
+      { kind: 'value', path: 'collection.amount.currency', value: 'XYZ' },
     ]);
   });
 
@@ -14,7 +23,7 @@ describe('schema drift', () => {
     const base = sampleCollection({});
     const record = {
       ...base,
-      status: 'expired',
+      status: 'reversed',
       type: 'standalone',
       riskScore: 0.4,
       contact: { ...(base.contact as object), company: 'Acme' },
@@ -29,7 +38,7 @@ describe('schema drift', () => {
         { kind: 'field', path: 'collection.contact.company' },
         { kind: 'field', path: 'collection.metadata[].sku' },
         { kind: 'field', path: 'collection.metadata[].amount.fx' },
-        { kind: 'value', path: 'collection.status', value: 'expired' },
+        { kind: 'value', path: 'collection.status', value: 'reversed' },
         { kind: 'value', path: 'collection.type', value: 'standalone' },
         { kind: 'value', path: 'collection.payable.methods', value: 'crypto_wallet' },
         { kind: 'value', path: 'collection.followUp.channels', value: 'email' },

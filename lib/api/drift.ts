@@ -7,6 +7,7 @@ import {
   payableSchema,
   providerSchema,
 } from './schemas';
+import { statusMeaning } from '@/lib/format/labels';
 
 /**
  * Schema drift (contract section 11): what an upstream record carries that the
@@ -17,7 +18,12 @@ import {
  */
 export type DriftObservation = { kind: 'field' | 'value'; path: string; value?: string };
 
-/** The values the seed names (contract section 1); the seed names no currency, so every one is reported. */
+/**
+ * The values the seed names (contract section 1). Beyond them, what the contract gives a meaning is known
+ * too: the statuses payment APIs commonly send (paid, waiting, ended, failed), and every ISO 4217 currency
+ * code. Reported as drift are the values nobody named: an operator's noise otherwise (every currency, every
+ * `completed`) hid the one new value that matters.
+ */
 const NAMED: Record<string, readonly string[]> = {
   'collection.status': ['pending'],
   'collection.type': ['integrated'],
@@ -46,10 +52,15 @@ function fields(out: DriftObservation[], record: unknown, known: Set<string>, pa
   for (const key of Object.keys(record)) if (!known.has(key)) out.push({ kind: 'field', path: `${path}.${key}` });
 }
 
+const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
+const known = (path: string, item: string) =>
+  NAMED[path]!.includes(item) ||
+  (path === 'collection.status' && statusMeaning(item) !== null) ||
+  (path === 'collection.amount.currency' && ISO_4217.has(item));
+
 function value(out: DriftObservation[], path: string, v: unknown) {
-  const named = NAMED[path]!;
   for (const item of Array.isArray(v) ? v : [v])
-    if (typeof item === 'string' && !named.includes(item)) out.push({ kind: 'value', path, value: item.slice(0, 100) });
+    if (typeof item === 'string' && !known(path, item)) out.push({ kind: 'value', path, value: item.slice(0, 100) });
 }
 
 export function driftOf(kind: 'collection' | 'provider', record: unknown): DriftObservation[] {
