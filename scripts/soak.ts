@@ -304,7 +304,23 @@ async function main() {
   const results = [];
   for (const name of PHASES) {
     console.log(`\nPhase ${name}: ${USERS} people for ${MINUTES} min`);
-    const pgServer = name === 'postgres' ? await startPostgres({ port: PORTS.postgres }) : null;
+    // Sized as npm run bench sizes it (a server of its own, checkpoints spread out): with the defaults a
+    // 1,000,000-collection sync ran at 200-500 rows/s here and the phase never started.
+    const pgServer =
+      name === 'postgres'
+        ? await startPostgres({
+            port: PORTS.postgres,
+            settings: {
+              shared_buffers: '4GB',
+              effective_cache_size: '12GB',
+              work_mem: '32MB',
+              maintenance_work_mem: '1GB',
+              max_wal_size: '8GB',
+              checkpoint_timeout: '15min',
+              random_page_cost: '1.1',
+            },
+          })
+        : null;
     // SQLite: the index the bench synced (.data/bench-index.sqlite), else one synced here first.
     const { base, child } = await dashboard(
       pgServer
