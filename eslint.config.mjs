@@ -84,7 +84,7 @@ const zones = [
  */
 const server = (path) => `./lib/server/${path}`;
 const REQUEST_SIDE = ['reads', 'export', 'runtime.ts', 'data.ts', 'route.ts'].map(server);
-const FEATURES = ['search-index', 'audit', 'observability'].map(server);
+const FEATURES = ['search-index', 'audit', 'observability', 'views'].map(server);
 const CORE = [
   'env.ts',
   'logger.ts',

@@ -109,8 +109,10 @@ async function dashboard(where: Record<string, string>) {
   for (let shown = 0; ; await sleep(2_000)) {
     const { state, indexed } = (await (await fetch(`${base}/api/index/status`)).json()).data;
     if (state === 'ready') break;
-    if (Date.now() - shown > 30_000)
-      (console.log(`  index ${state}: ${indexed.toLocaleString('en')} rows`), (shown = Date.now()));
+    if (Date.now() - shown > 30_000) {
+      console.log(`  index ${state}: ${indexed.toLocaleString('en')} rows`);
+      shown = Date.now();
+    }
   }
   // The soak's own pace: the default sync (rescans at the sandbox's 50 requests a second, and polls).
   child.kill('SIGTERM');

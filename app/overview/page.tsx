@@ -7,7 +7,14 @@ import { focusRing } from '@/components/ui/button';
 import { DetailError } from '@/components/ui/detail-error';
 import { EmptyState } from '@/components/ui/empty-state';
 import { toSearchParams } from '@/lib/api/list-state';
-import { correctOverviewState, overviewHref, RANGE_SHORT, RANGES } from '@/lib/api/overview';
+import {
+  correctOverviewState,
+  overviewHref,
+  RANGE_LABELS,
+  RANGE_SHORT,
+  RANGES,
+  rangesWithActivity,
+} from '@/lib/api/overview';
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
@@ -85,10 +92,30 @@ export default async function OverviewPage({ searchParams }: Props) {
   }
 
   const overview = result.data;
+  // A range that holds nothing says so and offers where the data is (the latest activity's range, all time).
+  const elsewhere = rangesWithActivity(range, overview.perDay, overview.latestActivity, overview.range.to);
   return (
     <>
       {header}
       <FreshnessLine freshness={result.index} />
+      {elsewhere ? (
+        <p
+          role="status"
+          className="my-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          Nothing in the {RANGE_LABELS[range].toLowerCase()}. Latest activity:{' '}
+          <DateOnly day={overview.latestActivity!} />
+          {' · '}
+          {elsewhere.map((r, i) => (
+            <span key={r}>
+              {i ? ' / ' : ''}
+              <Link href={overviewHref({ range: r })} className={`font-medium underline ${focusRing}`}>
+                {r === 'all' ? 'All time' : `Show the ${RANGE_LABELS[r].toLowerCase()}`}
+              </Link>
+            </span>
+          ))}
+        </p>
+      ) : null}
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         Figures are per currency, never summed across currencies; days are UTC days.
         {result.index.state === 'building'
@@ -132,4 +159,15 @@ export default async function OverviewPage({ searchParams }: Props) {
       )}
     </>
   );
+}
+
+/** A UTC day as people read it ("12 Jun 2025"), the same on the server and in any zone. */
+function DateOnly({ day }: { day: string }) {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${day}T00:00:00Z`));
+  return <time dateTime={day}>{text}</time>;
 }

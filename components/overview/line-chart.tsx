@@ -87,26 +87,30 @@ export function LineChart({
         aria-labelledby={`${id}-title ${id}-summary`}
         className="mt-2 h-auto w-full overflow-visible text-[11px] max-sm:text-[17px]"
       >
-        {y.ticks(4).map((t) => (
-          <g key={t}>
-            <line
-              x1={MARGIN.left}
-              x2={WIDTH - MARGIN.right}
-              y1={y(t)}
-              y2={y(t)}
-              className="stroke-zinc-200 dark:stroke-zinc-800"
-            />
-            <text
-              x={MARGIN.left - 6}
-              y={y(t)}
-              dy="0.32em"
-              textAnchor="end"
-              className="fill-zinc-600 dark:fill-zinc-400"
-            >
-              {formatAxis(t)}
-            </text>
-          </g>
-        ))}
+        {/* Counts and amounts are whole numbers: so are the axis's ticks (never 0.2 … 1 collections). */}
+        {y
+          .ticks(4)
+          .filter(Number.isInteger)
+          .map((t) => (
+            <g key={t}>
+              <line
+                x1={MARGIN.left}
+                x2={WIDTH - MARGIN.right}
+                y1={y(t)}
+                y2={y(t)}
+                className="stroke-zinc-200 dark:stroke-zinc-800"
+              />
+              <text
+                x={MARGIN.left - 6}
+                y={y(t)}
+                dy="0.32em"
+                textAnchor="end"
+                className="fill-zinc-600 dark:fill-zinc-400"
+              >
+                {formatAxis(t)}
+              </text>
+            </g>
+          ))}
         {xTicks.map((t) => (
           <text
             key={t.getTime()}

@@ -7,7 +7,7 @@ import {
   payableSchema,
   providerSchema,
 } from './schemas';
-import { statusMeaning } from '@/lib/format/labels';
+import { statusMeaning } from './statuses';
 
 /**
  * Schema drift (contract section 11): what an upstream record carries that the

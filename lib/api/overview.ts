@@ -77,6 +77,8 @@ export type PerDay = {
 export type Overview = {
   /** Whole UTC days, both inclusive; `from` null for `all` on an empty index. */
   range: { from: string | null; to: string };
+  /** The last UTC day anything was created or completed (any range); null on an empty index. */
+  latestActivity: string | null;
   /** `day` for 7d/30d/90d; `month` for `all`, or `year` when all time spans more than ten years. */
   bucket: 'day' | 'month' | 'year';
   currencies: CurrencyOverview[];
@@ -84,3 +86,23 @@ export type Overview = {
   asOf: string | null;
   coverage: number;
 };
+
+/**
+ * A range that holds no activity: the smallest range that reaches back to the latest activity (and all
+ * time), so the page can offer where the data is. Null when the range holds some, or nothing ever happened.
+ */
+export function rangesWithActivity(
+  range: Range,
+  perDay: readonly { created: number; completedAmount: number }[],
+  latestActivity: string | null,
+  today: string,
+): Range[] | null {
+  if (range === 'all' || !latestActivity || perDay.some((d) => d.created !== 0 || d.completedAmount !== 0)) return null;
+  const daysAgo = Math.round(
+    (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${latestActivity}T00:00:00Z`)) / 86_400_000,
+  );
+  const reach = (['7d', '30d', '90d'] as const).find(
+    (r) => RANGE_DAYS[r] > daysAgo && RANGE_DAYS[r] > RANGE_DAYS[range],
+  );
+  return reach ? [reach, 'all'] : ['all'];
+}

@@ -41,29 +41,8 @@ export function labels(values: readonly string[]): Label[] {
   return values.map(label);
 }
 
-/**
- * What a status means to someone collecting money: paid, still waiting, or
- * over without payment (`failed` apart: something went wrong). Unknown values
- * mean nothing we could claim: `null`, shown neutral and verbatim.
- */
-export type StatusMeaning = 'paid' | 'waiting' | 'ended' | 'failed';
-
-const MEANINGS: Record<string, StatusMeaning> = {
-  completed: 'paid',
-  paid: 'paid',
-  succeeded: 'paid',
-  pending: 'waiting',
-  on_hold: 'waiting',
-  processing: 'waiting',
-  cancelled: 'ended',
-  canceled: 'ended',
-  expired: 'ended',
-  failed: 'failed',
-};
-
-export function statusMeaning(status: string): StatusMeaning | null {
-  return Object.hasOwn(MEANINGS, status) ? MEANINGS[status]! : null;
-}
+// What a status means (paid, waiting, ended, failed) is the contract's: lib/api/statuses.ts.
+export { statusMeaning, type StatusMeaning } from '@/lib/api/statuses';
 
 const WORDS: Record<string, string> = { id: 'ID', url: 'URL', iban: 'IBAN', bic: 'BIC', sms: 'SMS', ussd: 'USSD' };
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { resolve } from 'node:path';
 import { collectionListEnvelopeSchema } from '@/lib/api/envelopes';
+import { isIndexed } from '@/lib/api/list-state';
 import { createAuditLog } from './audit/log';
 import { systemClock, type Clock } from './clock';
 import { systemContext } from './context';
@@ -72,7 +73,15 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
   // Saved views: the database's, with counts from the index (or the upstream's list for a whole-list view).
   const views = createViews({
     database: () => database.open().then((c) => c.db),
-    index,
+    // A view's count: the index's for a filter, search or sort; the upstream's for the whole list.
+    countNow: async (state) => {
+      const status = await index.status();
+      if (!isIndexed(state)) return { count: status.upstreamCount, asOf: status.lastPollAt ?? status.asOf };
+      if (status.state === 'off') return { count: null, asOf: null };
+      const queries = await index.queries();
+      const page = state.q ? await queries.search(state.q, state, 1, 1) : await queries.list(state, 1, 1);
+      return { count: page.count, asOf: status.asOf };
+    },
     clock,
     upstreamKey: config.upstream.key,
   });

@@ -4,7 +4,7 @@ import { defaults, filterSchema, isIndexed, type ListState, type SearchState } f
 import { assertContext, type RequestContext } from '../context';
 import { listCollections } from '../data';
 import { AppError } from '../errors';
-import { isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
+import { isTransientCode } from '@/lib/api/error-codes';
 import { audited, searchKind, searchTarget } from '../audit/audit';
 import { isStatementTimeout, storeFault } from '../database/connect';
 import { getConfig } from '../env';

@@ -64,6 +64,12 @@ export function createOverview(store: IndexStore) {
     const grain = !all ? 'd' : months > MAX_MONTHS ? 'y' : 'm';
     const bucket: Overview['bucket'] = grain === 'd' ? 'day' : grain === 'm' ? 'month' : 'year';
 
+    // The last day anything was created or completed: a range that holds nothing says where the data is.
+    const latest = rollups()
+      .where('grain', '=', 'd')
+      .where((w) => w.or([w('created_count', '!=', 0), w('completed_count', '!=', 0)]))
+      .select(sql<string | null>`max(period)`.as('latest'))
+      .executeTakeFirst();
     const [byStatus, current, previous, perDayRows, durations] = await Promise.all([
       rollups()
         .where('grain', '=', 'a')
@@ -154,6 +160,7 @@ export function createOverview(store: IndexStore) {
       .sort((a, b) => total(b) - total(a) || a.currency.localeCompare(b.currency));
     return {
       range: { from: days ? days.from : firstMonth ? `${firstMonth}-01` : null, to: days ? days.to : to },
+      latestActivity: (await latest)?.latest ?? null,
       bucket,
       currencies: list,
       perDay,

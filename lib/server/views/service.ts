@@ -1,7 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { isIndexed, type ListState } from '@/lib/api/list-state';
-import type { IndexService } from '../search-index/service';
+import type { ListState } from '@/lib/api/list-state';
 import type { Clock } from '../clock';
 import type { AppDb } from '../database/connect';
 import { createViewStore } from './store';
@@ -27,21 +26,13 @@ export function viewAccount(upstreamKey: string): string {
 
 export function createViews(deps: {
   database: () => Promise<AppDb>;
-  index: Pick<IndexService, 'queries' | 'status'>;
+  /** How many collections a list state holds now, as of when (the runtime asks the index). */
+  countNow: (state: ListState) => Promise<ViewCount>;
   clock: Clock;
   upstreamKey: string;
 }) {
   const store = createViewStore(deps.database, deps.clock.now);
   const counts = new Map<string, { at: number; value: Promise<ViewCount> }>();
-
-  async function countNow(state: ListState): Promise<ViewCount> {
-    const status = await deps.index.status();
-    if (!isIndexed(state)) return { count: status.upstreamCount, asOf: status.lastPollAt ?? status.asOf };
-    if (status.state === 'off') return { count: null, asOf: null };
-    const queries = await deps.index.queries();
-    const page = state.q ? await queries.search(state.q, state, 1, 1) : await queries.list(state, 1, 1);
-    return { count: page.count, asOf: status.asOf };
-  }
 
   return {
     account: viewAccount(deps.upstreamKey),
@@ -51,7 +42,7 @@ export function createViews(deps: {
       const now = deps.clock.now();
       const hit = counts.get(key);
       if (hit && now - hit.at < COUNT_TTL_MS) return hit.value;
-      const value = countNow(state).catch(() => ({ count: null, asOf: null }));
+      const value = deps.countNow(state).catch(() => ({ count: null, asOf: null }));
       if (counts.size >= COUNTS_KEPT) counts.delete(counts.keys().next().value!);
       counts.set(key, { at: now, value });
       return value;
