@@ -94,7 +94,15 @@ test('Copy as support note puts the collection on the clipboard as plain text', 
   expect(lines[0]).toBe(`Collection ${c.reference}`);
   expect(lines).toContain(`Created: ${utc(c.createdAt)}`);
   expect(lines).toContain(`Contact: ${c.contact.firstName} ${c.contact.lastName}`);
-  expect(lines.filter((l) => l.startsWith('- '))).toHaveLength(c.metadata.length);
+  // How to pay (every option the record carries), then the line items, each a "- " line under its heading.
+  const under = (heading: string) => {
+    const from = lines.findIndex((l) => l.startsWith(heading));
+    const rest = lines.slice(from + 1);
+    const end = rest.findIndex((l) => !l.startsWith('- '));
+    return rest.slice(0, end < 0 ? rest.length : end);
+  };
+  expect(under('How to pay')).toHaveLength(c.payable.options.length);
+  expect(under('Line items')).toHaveLength(c.metadata.length);
   expect(lines.at(-1)).toBe(`Dashboard: ${baseURL}/collections/${id}`);
   const text = lines.join('\n');
   for (const secret of [c.contact.email, c.contact.phone, c.contact.id]) expect(text).not.toContain(secret);
