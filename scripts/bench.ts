@@ -29,7 +29,7 @@ import { createDatabase } from '../sandbox/db';
 import { SEED_VERSION } from '../sandbox/seed-data';
 import pg from 'pg';
 import { benchIndex } from './bench-index';
-import { postgresBinaries, startPostgres } from './postgres-server';
+import { postgresBinaries, SIZED_SETTINGS, startPostgres } from './postgres-server';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 import { firstLoadJs } from './first-load-js';
 import { binPath, exited, runBin } from './run-bin.mjs';
@@ -455,16 +455,7 @@ async function indexAtScale() {
   // room to sort and build indexes, checkpoints spread out; durability as shipped (fsync on).
   const server = await startPostgres({
     port: PORTS.postgres,
-    settings: {
-      fsync: 'on',
-      shared_buffers: '4GB',
-      effective_cache_size: '12GB',
-      work_mem: '32MB',
-      maintenance_work_mem: '1GB',
-      max_wal_size: '8GB',
-      checkpoint_timeout: '15min',
-      random_page_cost: '1.1',
-    },
+    settings: { fsync: 'on', ...SIZED_SETTINGS },
   });
   try {
     const admin = new pg.Client({ connectionString: server.url });

@@ -13,6 +13,20 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 
+/**
+ * A server sized as an operator would size a dedicated one on this machine's 24 GiB (a quarter for
+ * buffers, room to sort and build indexes, checkpoints spread out): the benchmarks' and the soak's.
+ */
+export const SIZED_SETTINGS: Record<string, string> = {
+  shared_buffers: '4GB',
+  effective_cache_size: '12GB',
+  work_mem: '32MB',
+  maintenance_work_mem: '1GB',
+  max_wal_size: '8GB',
+  checkpoint_timeout: '15min',
+  random_page_cost: '1.1',
+};
+
 export type PostgresServer = {
   url: string;
   port: number;

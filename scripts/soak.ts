@@ -25,7 +25,7 @@ import type { ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { createDatabase } from '../sandbox/db';
 import { SEED_VERSION } from '../sandbox/seed-data';
-import { startPostgres, type PostgresServer } from './postgres-server';
+import { SIZED_SETTINGS, startPostgres, type PostgresServer } from './postgres-server';
 import { exited, runBin } from './run-bin.mjs';
 import { rssMb, serverPid, sleep, waitFor } from './server-processes';
 
@@ -309,20 +309,7 @@ async function main() {
     // Sized as npm run bench sizes it (a server of its own, checkpoints spread out): with the defaults a
     // 1,000,000-collection sync ran at 200-500 rows/s here and the phase never started.
     const pgServer =
-      name === 'postgres'
-        ? await startPostgres({
-            port: PORTS.postgres,
-            settings: {
-              shared_buffers: '4GB',
-              effective_cache_size: '12GB',
-              work_mem: '32MB',
-              maintenance_work_mem: '1GB',
-              max_wal_size: '8GB',
-              checkpoint_timeout: '15min',
-              random_page_cost: '1.1',
-            },
-          })
-        : null;
+      name === 'postgres' ? await startPostgres({ port: PORTS.postgres, settings: SIZED_SETTINGS }) : null;
     // SQLite: the index the bench synced (.data/bench-index.sqlite), else one synced here first.
     const { base, child } = await dashboard(
       pgServer

@@ -73,7 +73,8 @@ const parse = <T>(text: string | null): T | null => {
   }
 };
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+/** A time as the index stores it (ISO 8601 UTC with milliseconds); null stays null. */
+export const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
 /**
  * What changed from the index's copy to the record as seen now, field by field (the contact only as "it

@@ -4,7 +4,7 @@ import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import type { AppDatabase } from '../database/schema';
 import { contactTokens, phoneCountries, referenceKey, sealAad, type BlindKeys } from './blind';
-import { changesOf, snapshotOf, type Held } from './history';
+import { changesOf, iso, snapshotOf, type Held } from './history';
 import { writeNameWords } from './name-words';
 import { notePhoneCountries } from './phone-countries';
 import { storedPhone } from './phones';
@@ -16,7 +16,6 @@ import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from
  * (a page of results), blind tokens (search) and a sealed contact, with the roll-ups counting each change
  * once; and the removal of what a completed scan did not see.
  */
-const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** The list's Methods and Follow-up columns as the details hold them (JSON text, compared as text). */
 const listColumns = (c: Collection) => ({
