@@ -7,7 +7,7 @@ import type { Random } from './random';
  * appear too, because the upstream's sets are open.
  */
 
-export const SEED_VERSION = 5;
+export const SEED_VERSION = 6;
 const NEWEST = Date.parse('2026-11-20T16:45:12.345Z');
 
 const FIRST_NAMES = [
@@ -246,15 +246,36 @@ const INJECTIONS_FROM = 30;
 export const isFormulaInjection = (reference: string) => FORMULA_INJECTIONS.some((i) => i.reference === reference);
 
 /**
+ * Customers who come back (contact pages, contract section 14), chosen by position so the random stream
+ * (and every other record) stays as it was: from the 40th record on, every tenth (…7) is the same customer
+ * as the tenth before it, up to six collections each; the fourth of each run is that person created again
+ * upstream (the same name, e-mail and phone under a new contact id), and the rest of the run follows the
+ * new id. One wholesale customer holds every 2,000th record (500 of 1,000,000).
+ */
+const REGULARS_FROM = 40;
+const WHOLESALE_EVERY = 2000;
+type SeedContact = ReturnType<typeof makeCollection>['contact'];
+function returning(seq: number, own: SeedContact, last: { regular?: SeedContact; wholesale?: SeedContact }) {
+  if (seq % WHOLESALE_EVERY === WHOLESALE_EVERY - 1) return (last.wholesale ??= own);
+  if (seq < REGULARS_FROM || seq % 10 !== 7) return own;
+  const run = Math.floor(seq / 10) % 6;
+  const before = last.regular;
+  last.regular = run === 0 || !before ? own : run === 3 ? { ...before, id: own.id } : before;
+  return last.regular;
+}
+
+/**
  * Every account's records, newest first. Non-integrated collections are spread
  * through the account's history so they hide between listed ones.
  */
 export function* generate(r: Random, account: SeedAccount) {
   let t = NEWEST - (account.id === 'acc_demo' ? 0 : 3 * 3_600_000);
   const every = Math.max(1, Math.floor(account.collections / (account.nonIntegrated + 1)));
+  const customers: { regular?: SeedContact; wholesale?: SeedContact } = {};
   for (let seq = 0; seq < account.collections; seq++) {
     const integrated = !(seq > 0 && seq % every === 0 && seq / every <= account.nonIntegrated);
     const record = makeCollection(r, account.collections - seq, t, integrated);
+    record.contact = { ...returning(seq, record.contact, customers) };
     const injection = account.id === 'acc_demo' && integrated ? FORMULA_INJECTIONS[seq - INJECTIONS_FROM] : undefined;
     if (injection) {
       record.reference = injection.reference;

@@ -28,7 +28,7 @@ export async function prefetchList(
   path: ListPath,
   state: ListState,
   read: () => Promise<Page>,
-  opened: { columns?: ListColumnId[]; view?: SavedView | null; viewState?: ListState } = {},
+  opened: { columns?: ListColumnId[]; view?: SavedView | null; viewState?: ListState; views?: boolean } = {},
 ) {
   const queryClient = getQueryClient();
   const options = collectionListOptions(path, state);
@@ -62,7 +62,7 @@ export async function prefetchList(
           columns={columns}
           view={opened.view ?? null}
           viewState={opened.viewState}
-          views
+          views={opened.views ?? true}
           {...view}
         />
       </HydrationBoundary>

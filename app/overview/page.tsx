@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { unauthorized } from 'next/navigation';
 import { currencyAnchor, CurrencyOverviewSection } from '@/components/overview/currency-overview';
 import { FreshnessLine } from '@/components/search-index/freshness';
+import { ChangesPanel } from '@/components/overview/changes-panel';
 import { focusRing } from '@/components/ui/button';
 import { DetailError } from '@/components/ui/detail-error';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -122,6 +123,7 @@ export default async function OverviewPage({ searchParams }: Props) {
           ? ' While the index is being built, they count only the collections indexed so far.'
           : ''}
       </p>
+      <ChangesPanel changes={overview.changes} />
       {overview.currencies.length > 1 ? (
         <nav aria-label="Currencies" className="mt-3 text-sm">
           <ul className="flex flex-wrap gap-x-3 gap-y-1">

@@ -141,7 +141,10 @@ export function CollectionsTable({
         );
       return;
     }
-    const href = target.closest('tr')?.querySelector('a[href]')?.getAttribute('href');
+    // The link pressed (the record's, or a search result's contact page), else the row's record.
+    const href =
+      target.closest('a[href]')?.getAttribute('href') ??
+      target.closest('tr')?.querySelector('a[href^="/collections/"]')?.getAttribute('href');
     if (!href || event.button !== 0 || target.closest('button, input, select, label')) return;
     const modified = event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
     if (target.closest('a')) {

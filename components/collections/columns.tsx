@@ -124,9 +124,22 @@ export function collectionColumns({
       cell: ({ row }) => {
         const c = row.original.contact;
         const reach = people ? [c.email, c.phone].filter(Boolean).join(' · ') : c.email || c.phone;
+        const name = `${c.firstName} ${c.lastName}`.trim();
         return (
           <span className={people ? 'contact contact-wide' : 'contact'} title={people ? reach : undefined}>
-            <span>{`${c.firstName} ${c.lastName}`.trim() || '—'}</span> <span>{reach}</span>
+            {/* A search's people link their page: every collection of that contact (contract section 14). */}
+            {people && name && c.id ? (
+              <a
+                href={`/contacts/${c.id}`}
+                className="text-sky-800 hover:underline dark:text-sky-300"
+                title="All collections for this contact"
+              >
+                {name}
+              </a>
+            ) : (
+              <span>{name || '—'}</span>
+            )}{' '}
+            <span>{reach}</span>
           </span>
         );
       },

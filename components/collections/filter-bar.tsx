@@ -5,11 +5,12 @@ import { useState, useTransition, type FormEvent } from 'react';
 import { Button, focusRing } from '@/components/ui/button';
 import { Popover } from '@/components/ui/popover';
 import {
-  collectionsHref,
   defaults,
   filterSchema,
   parseListState,
   SORTS,
+  viewHref,
+  type ListPath,
   type ListState,
   type Sort,
 } from '@/lib/api/list-state';
@@ -112,8 +113,11 @@ export function FilterBar({
   view = null,
   noViewOnClear = false,
   minorUnits = false,
+  path = '/collections',
 }: {
   state: ListState;
+  /** The list the filters apply to: the collections list, or a contact's page (its contact stays). */
+  path?: ListPath;
   /** Amounts shown in major units (AMOUNT_MINOR_UNITS): a typed fraction is read into minor units. */
   minorUnits?: boolean;
   facets: { status: Facet[]; currency: Facet[] } | null;
@@ -132,7 +136,7 @@ export function FilterBar({
   function apply(changes: Partial<ListState>, clear = false) {
     setProblem(null);
     const keep = clear ? (noViewOnClear ? { view: NO_VIEW } : null) : view ? { view } : null;
-    const href = collectionsHref({ ...state, ...changes, page: 1 }, keep ? new URLSearchParams(keep) : undefined);
+    const href = viewHref(path, { ...state, ...changes, page: 1 }, keep ? new URLSearchParams(keep) : undefined);
     navigationStarted(href);
     startTransition(() => router.push(href));
   }
@@ -158,8 +162,9 @@ export function FilterBar({
   }
 
   const filtered =
-    Object.keys(filterSchema).some((k) => k !== 'sort' && state[k as keyof ListState] !== undefined) ||
-    state.sort !== '-createdAt';
+    Object.keys(filterSchema).some(
+      (k) => k !== 'sort' && k !== 'contact' && state[k as keyof ListState] !== undefined,
+    ) || state.sort !== '-createdAt';
   const currencies = state.currency ?? [];
   const amountNote = !currencies.length
     ? 'Amounts are compared across all currencies: choose a currency to compare like with like.'

@@ -9,6 +9,7 @@ import { z } from 'zod';
 export const AUDIT_ACTION_NAMES = [
   'view_collection',
   'view_provider',
+  'view_contact',
   'search',
   'filter',
   'export',

@@ -35,7 +35,7 @@ export function isTransientCode(code: ErrorCode): boolean {
   );
 }
 
-export type ErrorSubject = 'collection' | 'provider' | 'collections';
+export type ErrorSubject = 'collection' | 'provider' | 'collections' | 'contact';
 
 /**
  * The dashboard's own plain sentence for each code. Upstream bodies never reach
@@ -46,7 +46,7 @@ export function errorMessage(
   subject: ErrorSubject,
   detail?: { retryAfter?: number; timeoutMs?: number },
 ): string {
-  const noun = subject === 'provider' ? 'Provider' : 'Collection';
+  const noun = subject === 'provider' ? 'Provider' : subject === 'contact' ? 'Contact' : 'Collection';
   switch (code) {
     case 'bad_request':
       return subject === 'collections' ? 'Invalid page or limit' : `Invalid ${noun.toLowerCase()} id`;

@@ -7,6 +7,12 @@ const ID_BODY = '[A-Za-z0-9_-]{1,128}';
 
 export const COLLECTION_ID = new RegExp(`^pay_${ID_BODY}$`);
 export const PROVIDER_ID = new RegExp(`^prv_${ID_BODY}$`);
+/** A contact's id (contract section 14): its page, `/contacts/{id}`, and the list's `contact` filter. */
+export const CONTACT_ID = new RegExp(`^contact_${ID_BODY}$`);
+
+export function isContactId(value: unknown): value is string {
+  return typeof value === 'string' && CONTACT_ID.test(value);
+}
 
 export type ResourceKind = 'collection' | 'provider';
 

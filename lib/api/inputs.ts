@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorMessage } from './error-codes';
-import { isCollectionId, isProviderId } from './ids';
+import { isCollectionId, isContactId, isProviderId } from './ids';
 import { DEFAULT_LIMIT, isIndexed, parseListState, parseSearchState, type ParseResult } from './list-state';
 import { parseOverviewState } from './overview';
 import { parseAuditQuery } from './audit';
@@ -14,6 +14,10 @@ import { isViewId, nameProblem, parseViewQuery, VIEW_LIMITS, viewName } from './
  */
 export const collectionIdParams = z.object({
   id: z.string().refine(isCollectionId, errorMessage('bad_request', 'collection')),
+});
+
+export const contactIdParams = z.object({
+  id: z.string().refine(isContactId, errorMessage('bad_request', 'contact')),
 });
 
 export const providerIdParams = z.object({

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   collectionsHref,
+  contactOfPath,
+  contactPath,
   defaults,
+  readViewState,
+  viewHref,
   isIndexed,
   listStateSchema,
   type ListState,
@@ -187,6 +191,13 @@ describe('filters and sort (the index)', () => {
     [`q=${'x'.repeat(201)}`, 'q'],
     ['status=pending,,completed', 'status'],
     ['currency=NGN&currency=USD', 'currency'],
+    ['contact=pay_123', 'contact'],
+    ['contact=contact_bad!id', 'contact'],
+    ['change=pending', 'change'],
+    ['change=pending>completed>expired', 'change'],
+    ['change=>completed', 'change'],
+    ['changedSince=2026-11-24', 'changedSince'],
+    ['changedSince=2026-11-24T25:00Z', 'changedSince'],
   ])('refuses %s, naming %s', (query, param) => {
     const result = strictQuery(query);
     expect(result.ok).toBe(false);
@@ -228,6 +239,34 @@ describe('filters and sort (the index)', () => {
       '/collections?page=3&limit=25&status=pending&currency=NGN%2CUSD&createdFrom=2026-01-01&sort=amount',
     );
     expect(readListState(new URLSearchParams(href.split('?')[1]))).toEqual(s);
+  });
+
+  it('reads a contact, a status change and the time since, and writes them back', () => {
+    const result = strictQuery('contact=contact_8Hq2&change=pending%3Ecompleted&changedSince=2026-11-24T10:00Z');
+    expect(result).toEqual({
+      ok: true,
+      value: state(1, 10, {
+        contact: 'contact_8Hq2',
+        change: { from: 'pending', to: 'completed' },
+        changedSince: '2026-11-24T10:00Z',
+      }),
+    });
+    const s = state(1, 10, { change: { from: 'on_hold', to: 'cancelled' }, changedSince: '2026-11-24T10:00:05.120Z' });
+    const href = collectionsHref(s);
+    expect(href).toBe('/collections?change=on_hold%3Ecancelled&changedSince=2026-11-24T10%3A00%3A05.120Z');
+    expect(readListState(new URLSearchParams(href.split('?')[1]))).toEqual(s);
+    expect(isIndexed(s)).toBe(true);
+  });
+
+  it('a contact page keeps its contact in the path, never in the query', () => {
+    const path = contactPath('contact_8Hq2');
+    expect(path).toBe('/contacts/contact_8Hq2');
+    expect(contactOfPath(path)).toBe('contact_8Hq2');
+    expect(contactOfPath('/contacts/nope')).toBeNull();
+    const s = readViewState(path, new URLSearchParams('status=pending&contact=contact_other'));
+    expect(s).toMatchObject({ contact: 'contact_8Hq2', status: ['pending'] });
+    expect(viewHref(path, { ...s, page: 2 })).toBe('/contacts/contact_8Hq2?page=2&status=pending');
+    expect(viewHref(path, defaults(listStateSchema))).toBe('/contacts/contact_8Hq2');
   });
 
   it('asks the index only for a filter, a search or a sort other than newest first', () => {

@@ -1,3 +1,5 @@
+import { isContactId } from './ids';
+
 /**
  * The list's URL state (contract sections 1 and 5): one schema, read in two
  * modes. Strict, for the dashboard's API and the sandbox: any bad or repeated
@@ -163,6 +165,33 @@ const queryField = optional(
   String,
 );
 
+/** A contact's id as the upstream gives it (contract section 14: `contact_` and 1 to 128 of A–Z a–z 0–9 _ -). */
+const contactField = optional(
+  'contact must be a contact id: contact_ followed by 1 to 128 letters, digits, _ or -',
+  (raw) => (isContactId(raw) ? raw : INVALID),
+  String,
+);
+
+/** A status change (contract section 14, the Overview's Changes): `from>to`, each a status as the API spells it. */
+export type StatusChange = { from: string; to: string };
+const STATUS_TEXT = /^[^>,\s][^>,]{0,63}$/;
+const changeField = optional<StatusChange>(
+  'change must be a status change written from>to, each status 1 to 64 characters',
+  (raw) => {
+    const [from, to, ...rest] = raw.split('>');
+    return !rest.length && from !== undefined && to !== undefined && STATUS_TEXT.test(from) && STATUS_TEXT.test(to)
+      ? { from, to }
+      : INVALID;
+  },
+  (value) => `${value.from}>${value.to}`,
+);
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{3})?)?Z$/;
+const instantField = optional(
+  'changedSince must be a UTC time as YYYY-MM-DDTHH:MMZ (seconds optional)',
+  (raw) => (INSTANT.test(raw) && !Number.isNaN(Date.parse(raw)) ? raw : INVALID),
+  String,
+);
+
 /** What the upstream itself takes: page and limit. The sandbox parses with this. */
 export const pagingSchema = { page: pageField, limit: limitField } satisfies Schema;
 /** Written even at their defaults where a reader should see them (upstream URLs, corrections). */
@@ -180,6 +209,11 @@ export const filterSchema = {
   amountMax: amount('amountMax'),
   sort: sortField,
   q: queryField,
+  // One contact's collections (its page, `/contacts/{id}`, lists them with this).
+  contact: contactField,
+  // Collections whose status the index saw change so (the Overview's Changes), since a time.
+  change: changeField,
+  changedSince: instantField,
 } satisfies Schema;
 
 /** The collections list's URL state. */
@@ -325,12 +359,26 @@ export function lastPage(count: number, limit: number): number {
   return Math.max(1, Math.ceil(count / limit));
 }
 
-/** The list's two addresses: the collections list (filters, sort, a search within) and search results. */
-export type ListPath = '/collections' | '/search';
+/**
+ * The list's addresses: the collections list (filters, sort, a search within), search results, and a
+ * contact's page (the list of one contact's collections: its id is the path's, never a parameter).
+ */
+export type ListPath = '/collections' | '/search' | `/contacts/${string}`;
+
+/** A contact page's path for a contact id. */
+export const contactPath = (id: string): ListPath => `/contacts/${encodeURIComponent(id)}`;
+/** The contact id of a contact page's path; null for the other lists. */
+export function contactOfPath(path: ListPath): string | null {
+  if (!path.startsWith('/contacts/')) return null;
+  const id = decodeURIComponent(path.slice('/contacts/'.length));
+  return isContactId(id) ? id : null;
+}
 
 /** A view's state from its URL: `/search` reads q, page and limit, the rest is the list's defaults. */
 export function readViewState(path: ListPath, search: SearchLike): ListState {
   if (path === '/collections') return readListState(search);
+  const contact = contactOfPath(path);
+  if (contact) return { ...readListState(search), contact };
   const { q, page, limit } = readSearchState(search);
   return { ...defaults(listStateSchema), q, page, limit };
 }
@@ -338,6 +386,10 @@ export function readViewState(path: ListPath, search: SearchLike): ListState {
 /** A view's canonical URL (other query parameters in `keep` are kept). */
 export function viewHref(path: ListPath, state: ListState, keep?: URLSearchParams): string {
   if (path === '/collections') return collectionsHref(state, keep);
+  if (contactOfPath(path)) {
+    const q = stateQuery(listStateSchema, { ...state, contact: undefined }, { keep });
+    return q ? `${path}?${q}` : path;
+  }
   return `/search?${stateQuery(searchStateSchema, { q: state.q, page: state.page, limit: state.limit }, { keep })}`;
 }
 

@@ -147,6 +147,10 @@ export function openApiDocument(version: string) {
                 lastName: { type: 'string' },
                 emailMasked: { type: 'string' },
                 phoneMasked: { type: 'string' },
+                id: {
+                  type: 'string',
+                  description: 'The contact id (its page); absent on a row sealed before contact pages',
+                },
               },
             },
             payable: {
@@ -248,6 +252,68 @@ export function openApiDocument(version: string) {
               envelope({ type: 'array', items: { anyOf: [ref('Collection'), ref('CollectionSummary')] } }, true),
             ),
             ...errors('bad_request', ...GATED, 'forbidden', 'index_unavailable', 'index_busy', ...UPSTREAM),
+          },
+        },
+      },
+      '/api/contacts/{id}': {
+        get: {
+          summary:
+            "A contact's totals per currency and its collections from the index, as the list (its filters, sort, q and pages)",
+          parameters: [idParam('contact'), ...stateParameters(listStateSchema).filter((p) => p.name !== 'contact')],
+          responses: {
+            ...ok(
+              'The contact',
+              envelope(
+                {
+                  type: 'object',
+                  required: ['contact', 'totals', 'sameEmail', 'collections'],
+                  properties: {
+                    contact: {
+                      type: 'object',
+                      properties: {
+                        firstName: { type: 'string' },
+                        lastName: { type: 'string' },
+                        emailMasked: { type: 'string' },
+                        phoneMasked: { type: 'string' },
+                      },
+                    },
+                    totals: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: ['currency', 'pending', 'completed', 'other'],
+                        properties: Object.fromEntries([
+                          ['currency', { type: 'string' }],
+                          ...['pending', 'completed', 'other'].map((k) => [
+                            k,
+                            {
+                              type: 'object',
+                              properties: { count: { type: 'integer' }, amount: { type: 'integer' } },
+                            },
+                          ]),
+                        ]),
+                      },
+                    },
+                    sameEmail: {
+                      type: 'array',
+                      description: 'Other contact ids under the same e-mail (a person created again upstream)',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          id: { type: 'string' },
+                          firstName: { type: 'string' },
+                          lastName: { type: 'string' },
+                          count: { type: 'integer' },
+                        },
+                      },
+                    },
+                    collections: { type: 'array', items: ref('CollectionSummary') },
+                  },
+                },
+                true,
+              ),
+            ),
+            ...errors('bad_request', ...GATED, 'not_found', 'index_unavailable', 'index_busy'),
           },
         },
       },

@@ -83,6 +83,11 @@ export type Overview = {
   bucket: 'day' | 'month' | 'year';
   currencies: CurrencyOverview[];
   perDay: PerDay[];
+  /**
+   * The last 24 hours' status changes as the index saw them (contract section 14), by kind, the most first;
+   * `since` (to the minute) is what each kind's link filters the list by.
+   */
+  changes: { since: string; kinds: { from: string; to: string; count: number }[] };
   asOf: string | null;
   coverage: number;
 };

@@ -52,6 +52,24 @@ export const PARAM_DOCS: Record<string, ParamDoc> = {
   amountMin: amount('Smallest'),
   amountMax: amount('Largest'),
   sort: { type: 'string', description: 'Order; a minus sorts descending', enum: SORTS, example: '-amount' },
+  contact: {
+    type: 'string',
+    description: "One contact's collections (its page is /contacts/{id})",
+    pattern: '^contact_[A-Za-z0-9_-]{1,128}$',
+    example: 'contact_3kq9v2',
+  },
+  change: {
+    type: 'string',
+    description: "Collections whose status the index saw change so, written from>to (the Overview's Changes)",
+    pattern: '^[^>,\\s][^>,]{0,63}>[^>,\\s][^>,]{0,63}$',
+    example: 'pending>completed',
+  },
+  changedSince: {
+    type: 'string',
+    description: 'With change (or alone: any change), only changes seen since this UTC time',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{3})?)?Z$',
+    example: '2026-11-24T10:00Z',
+  },
   q: {
     type: 'string',
     description: 'Search text: an e-mail, a phone number or its last four digits, a name or a reference',

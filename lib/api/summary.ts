@@ -26,7 +26,14 @@ export type CollectionSummary = {
    * Opened from the sealed contact per request (contract section 7a): the names, and the e-mail and phone
    * masked (first character and domain; country code and last four digits), never in full.
    */
-  contact: { firstName: string; lastName: string; emailMasked: string; phoneMasked: string };
+  contact: {
+    firstName: string;
+    lastName: string;
+    emailMasked: string;
+    phoneMasked: string;
+    /** The upstream's contact id (its page: `/contacts/{id}`); absent on a row sealed before contact pages. */
+    id?: string;
+  };
   /** The list's Methods column; null on a row the index has not rewritten since it began keeping them. */
   payable: { methods: string[] } | null;
   /** The list's Follow-up column; null as `payable`. */

@@ -12,7 +12,7 @@ export type CollectionRow = {
   id: string;
   reference: string;
   /** E-mail and phone as the viewer may see them here: in full from the live list, masked from the index. */
-  contact: { firstName: string; lastName: string; email: string; phone: string };
+  contact: { firstName: string; lastName: string; email: string; phone: string; id?: string };
   amount: { value: number; currency: string };
   status: string;
   /** Null on an index row written before the index kept methods (until its next scan). */
@@ -46,6 +46,7 @@ export function toRow(c: Collection): CollectionRow {
       lastName: c.contact.lastName,
       email: c.contact.email,
       phone: c.contact.phone,
+      id: c.contact.id,
     },
     amount: { value: c.amount.value, currency: c.amount.currency },
     status: c.status,
@@ -69,6 +70,7 @@ export function summaryRow(s: CollectionSummary & { matched?: MatchedField[] }):
       lastName: s.contact.lastName,
       email: s.contact.emailMasked,
       phone: s.contact.phoneMasked,
+      ...(s.contact.id ? { id: s.contact.id } : {}),
     },
     amount: s.amount,
     status: s.status,

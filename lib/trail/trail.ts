@@ -6,8 +6,8 @@
  * controls stay away.
  */
 export type Trail = {
-  /** The page the rows came from: `/collections` or `/search`. */
-  path: '/collections' | '/search';
+  /** The page the rows came from: `/collections`, `/search` or a contact's page. */
+  path: ListPath;
   /** Its query without page and limit (filters, sort, search). */
   keep: string;
   page: number;
@@ -19,6 +19,7 @@ export type Trail = {
 };
 
 import { isCollectionId } from '@/lib/api/ids';
+import { contactOfPath, type ListPath } from '@/lib/api/list-state';
 import { MAX_IDS } from './record';
 
 export { idsFromHrefs, TRAIL_KEY } from './record';
@@ -29,7 +30,8 @@ export function parseTrail(raw: string | null): Trail | null {
   if (!raw) return null;
   try {
     const t = JSON.parse(raw) as Partial<Trail>;
-    if (t.path !== '/collections' && t.path !== '/search') return null;
+    if (typeof t.path !== 'string') return null;
+    if (t.path !== '/collections' && t.path !== '/search' && !contactOfPath(t.path as ListPath)) return null;
     if (typeof t.keep !== 'string' || !positiveInt(t.page) || !positiveInt(t.limit) || t.limit > MAX_IDS) return null;
     if (typeof t.count !== 'number' || !Number.isInteger(t.count) || t.count < 0) return null;
     if (!Array.isArray(t.ids) || t.ids.length > MAX_IDS || !t.ids.every(isCollectionId)) return null;
@@ -70,6 +72,9 @@ export function pageApiUrl(trail: Pick<Trail, 'path' | 'keep' | 'limit'>, page: 
   const query = new URLSearchParams(trail.keep);
   query.set('page', String(page));
   query.set('limit', String(trail.limit));
+  // A contact's page lists `/api/collections` of its contact (the id is the path's, not in `keep`).
+  const contact = contactOfPath(trail.path);
+  if (contact) query.set('contact', contact);
   return `/api${trail.path === '/search' ? '/search' : '/collections'}?${query}`;
 }
 

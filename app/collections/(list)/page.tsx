@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
-import { unauthorized } from 'next/navigation';
+import { redirect, unauthorized } from 'next/navigation';
+import Link from 'next/link';
 import { FilterBar } from '@/components/collections/filter-bar';
+import { DateTime } from '@/components/ui/date-time';
+import { label } from '@/lib/format/labels';
 import { ExportCsv } from '@/components/export/export-csv';
 import { buildingOf } from '@/components/export/export-props';
 import { FreshnessLine } from '@/components/search-index/freshness';
@@ -12,6 +15,9 @@ import {
   readListState,
   stateQuery,
   toSearchParams,
+  contactPath,
+  collectionsHref,
+  viewHref,
 } from '@/lib/api/list-state';
 import { isAdmin, requestContext } from '@/lib/server/context';
 import { indexedCollections, liveOrIndexed } from '@/lib/server/reads/collections';
@@ -41,6 +47,8 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   const view = opened.view;
   const fromView = view ? openViewState(view) : null;
   const state = fromView && bare ? fromView.state : readListState(search);
+  // One contact's collections are its page (the contact named above them): `?contact=` goes there.
+  if (state.contact) redirect(viewHref(contactPath(state.contact), state));
   const indexed = isIndexed(state);
   // The filter menus' counts come from the index (cached); without it the menus are left out.
   const facets = runtime()
@@ -100,6 +108,29 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
           className="mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
         >
           This view was saved with what the list no longer has, opened without it: {fromView.dropped.join(', ')}.
+        </p>
+      ) : null}
+      {state.change || state.changedSince ? (
+        <p
+          role="status"
+          className="mb-3 rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-950 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
+        >
+          {state.change
+            ? `Collections the index saw change from ${label(state.change.from).text} to ${label(state.change.to).text}`
+            : 'Collections the index saw change'}
+          {state.changedSince ? (
+            <>
+              {' since '}
+              <DateTime iso={state.changedSince} />
+            </>
+          ) : null}
+          , as they are now.{' '}
+          <Link
+            href={collectionsHref({ ...state, change: undefined, changedSince: undefined, page: DEFAULT_PAGE })}
+            className="font-medium underline underline-offset-2"
+          >
+            Show them all
+          </Link>
         </p>
       ) : null}
       <FilterBar

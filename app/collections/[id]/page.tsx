@@ -22,6 +22,10 @@ import { Suspense } from 'react';
 import { requestContext } from '@/lib/server/context';
 import { LastSeen } from '@/components/collections/detail/last-seen';
 import { label } from '@/lib/format/labels';
+import { isContactId } from '@/lib/api/ids';
+import { contactPath } from '@/lib/api/list-state';
+import { contactCount } from '@/lib/server/reads/contacts';
+import Link from 'next/link';
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -76,7 +80,13 @@ export default async function CollectionPage({ params }: Props) {
       </div>
       <CollectionHeader collection={c} minorUnits={amountMinorUnits} />
       <div className="grid gap-4 lg:grid-cols-2">
-        <ContactCard contact={c.contact} />
+        <ContactCard contact={c.contact}>
+          {isContactId(c.contact.id) ? (
+            <Suspense fallback={null}>
+              <ContactLink id={c.contact.id} />
+            </Suspense>
+          ) : null}
+        </ContactCard>
         <PayableCard payable={c.payable} />
       </div>
       <LineItems items={c.metadata} amount={c.amount} minorUnits={amountMinorUnits} />
@@ -103,5 +113,21 @@ async function History({ id, minorUnits }: { id: string; minorUnits: boolean }) 
       retentionDays={getConfig().index.historyRetentionDays}
       minorUnits={minorUnits}
     />
+  );
+}
+
+/** "All collections for this contact (N)": the contact's page, with the index's count (streamed in). */
+async function ContactLink({ id }: { id: string }) {
+  const count = await contactCount(await requestContext(), id);
+  if (!count) return null;
+  return (
+    <p className="mt-3 text-sm">
+      <Link
+        href={contactPath(id)}
+        className="font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300"
+      >
+        All collections for this contact ({count.toLocaleString('en')})
+      </Link>
+    </p>
   );
 }

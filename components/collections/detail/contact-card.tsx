@@ -1,11 +1,13 @@
 import { Copyable } from '@/components/ui/copyable';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field, Fields, Section } from '@/components/ui/section';
+import type { ReactNode } from 'react';
 import type { Contact } from '@/lib/api/schemas';
 
 const link = 'text-sky-800 underline-offset-2 hover:underline dark:text-sky-300';
 
-export function ContactCard({ contact }: { contact: Contact }) {
+/** The record's contact in full; `children` below it (the link to the contact's page, streamed in). */
+export function ContactCard({ contact, children }: { contact: Contact; children?: ReactNode }) {
   const name = `${contact.firstName} ${contact.lastName}`.trim();
   return (
     <Section title="Contact" id="contact">
@@ -44,6 +46,7 @@ export function ContactCard({ contact }: { contact: Contact }) {
           <Copyable value={contact.id} label="contact id" />
         </Field>
       </Fields>
+      {children}
     </Section>
   );
 }

@@ -68,6 +68,9 @@ export type AppDatabase = {
     not_seen_before: string;
     /** JSON: `[{ field, from, to }]`; a contact change has no values. */
     changes: string;
+    /** The status before and after, when it changed (migration 0018); else null. */
+    status_from: string | null;
+    status_to: string | null;
   };
   /** Accounts by their non-reversible key (blind.ts `accountKey`); rows carry the small id. */
   accounts: {

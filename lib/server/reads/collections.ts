@@ -25,7 +25,7 @@ function pageMeta(count: number, page: number, limit: number) {
  * A store fault met while answering (a damaged or vanished file, a database that stopped answering) is a
  * 503 while the index rebuilds or reconnects; a read cut off at its time bound a 503 `index_busy`.
  */
-async function guarded<T>(read: () => Promise<T>): Promise<T> {
+export async function guarded<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
@@ -43,7 +43,8 @@ async function guarded<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-async function fromIndex<T>(read: () => Promise<IndexPage<T>>, page: number, limit: number, message: string) {
+/** A page of the index as the API answers it: the seed's envelope, `meta` saying its source and freshness. */
+export async function indexPage<T>(read: () => Promise<IndexPage<T>>, page: number, limit: number, message: string) {
   const [result, status] = await Promise.all([guarded(read), runtime().index.status()]);
   return {
     status: 'success' as const,
@@ -75,7 +76,7 @@ export async function searchCollections(context: RequestContext, state: SearchSt
     searchTarget(state.q),
     async () => {
       const queries = await runtime().index.queries();
-      return fromIndex(
+      return indexPage(
         () => queries.search(state.q, defaults(filterSchema), state.page, state.limit),
         state.page,
         state.limit,
@@ -101,7 +102,7 @@ export async function indexedCollections(context: RequestContext, state: ListSta
     const page = state.q
       ? () => queries.search(state.q!, state, state.page, state.limit)
       : () => queries.list(state, state.page, state.limit);
-    return fromIndex<CollectionSummary>(page, state.page, state.limit, 'Collections retrieved from the index');
+    return indexPage<CollectionSummary>(page, state.page, state.limit, 'Collections retrieved from the index');
   };
   const log = runtime().audit;
   if (state.q)
@@ -231,11 +232,19 @@ export async function indexOverview(context: RequestContext, range: Range) {
     async () => {
       const service = runtime().index;
       const queries = await service.queries();
-      const [figures, status] = await Promise.all([
+      // The last day's changes, from a minute's start: the panel's links name the same instant.
+      const since = new Date(Math.floor((Date.now() - 86_400_000) / 60_000) * 60_000).toISOString();
+      const [figures, kinds, status] = await Promise.all([
         guarded(() => queries.overview(range, Date.now())),
+        guarded(() => queries.statusChanges(since)),
         service.status(),
       ]);
-      const data: Overview = { ...figures, asOf: status.asOf, coverage: status.coverage };
+      const data: Overview = {
+        ...figures,
+        changes: { since, kinds },
+        asOf: status.asOf,
+        coverage: status.coverage,
+      };
       return { status: 'success' as const, message: 'Overview from the index', data, index: status };
     },
     () => ({ range }),

@@ -10,10 +10,26 @@ import type { StoredPhone } from './phones';
  * derived from INDEX_SECRET with HKDF, one per purpose, so a token of one field
  * says nothing about another field's.
  */
-export type TokenKind = 'email' | 'phone' | 'last4' | 'name' | 'name2' | 'emailword' | 'nameprefix' | 'namesound';
-const TOKEN_KINDS: TokenKind[] = ['email', 'phone', 'last4', 'name', 'name2', 'emailword', 'nameprefix', 'namesound'];
+export type TokenKind =
+  'email' | 'phone' | 'last4' | 'name' | 'name2' | 'emailword' | 'nameprefix' | 'namesound' | 'contact';
+const TOKEN_KINDS: TokenKind[] = [
+  'email',
+  'phone',
+  'last4',
+  'name',
+  'name2',
+  'emailword',
+  'nameprefix',
+  'namesound',
+  'contact',
+];
 
-export type Contact = { firstName: string; lastName: string; email: string; phone: string };
+/**
+ * A contact as the index seals it. `id` (the upstream's `contact_…` id, contract section 14) links a person
+ * across records: sealed with the rest and kept as a keyed `contact` token (the contact's page), never
+ * readable; a row sealed before contact pages has none.
+ */
+export type Contact = { firstName: string; lastName: string; email: string; phone: string; id?: string };
 
 export type BlindKeys = {
   token(kind: TokenKind, normalised: string): string;
@@ -239,5 +255,6 @@ export function contactTokens(
   }
   for (const token of namePairTokens(keys, contact, named)) out.push({ kind: 'name2', token });
   out.push(...spokenTokens(keys, contact));
+  if (contact.id) out.push({ kind: 'contact', token: keys.token('contact', contact.id) });
   return out;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaults, filterSchema, type Filters } from '@/lib/api/list-state';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
@@ -115,13 +116,55 @@ describe.each(storeKinds())('history on $name', (kind) => {
       expect(stored).not.toContain(text);
   });
 
-  it('a row kept before snapshots is not written again for that alone, and compares what it has', async () => {
+  it('a row kept before snapshots is written once more with one, keeping no history for that, and compares what it has', async () => {
     await store.upsert([record()], T1);
     await store.db.updateTable('collection_details').set({ snapshot: null }).execute();
     await store.upsert([record({ expiresIn: 5 })], T2);
     expect(await history()).toEqual([]);
+    const { snapshot } = await store.db.selectFrom('collection_details').select('snapshot').executeTakeFirstOrThrow();
+    expect(snapshot).toContain('"expiresIn":5');
     await store.upsert([record({ expiresIn: 5, status: 'cancelled' })], T3);
     expect((await history())[0]!.changes.map((c) => c.field)).toEqual(['status']);
+  });
+
+  it('counts the status changes since a time by kind, and lists the collections of a kind', async () => {
+    const ids = ['pay_h1', 'pay_h2', 'pay_h3'];
+    await store.upsert(
+      ids.map((id) => record({ id })),
+      T1,
+    );
+    await store.upsert(
+      [
+        record({ id: 'pay_h1', status: 'completed', completedAt: T2 }),
+        record({ id: 'pay_h2', status: 'completed', completedAt: T2 }),
+        record({ id: 'pay_h3', status: 'expired' }),
+      ],
+      T2,
+    );
+    // pay_h2 is reopened, then completed again: still one collection of that kind.
+    await store.upsert([record({ id: 'pay_h2', status: 'pending' })], T3);
+    await store.upsert([record({ id: 'pay_h2', status: 'completed', completedAt: T3 })], '2026-11-24T10:08:00.000Z');
+    const queries = createQueries(store);
+    expect(await queries.statusChanges('2026-11-24T10:00Z')).toEqual([
+      { from: 'pending', to: 'completed', count: 2 },
+      { from: 'completed', to: 'pending', count: 1 },
+      { from: 'pending', to: 'expired', count: 1 },
+    ]);
+    expect(await queries.statusChanges('2026-11-24T10:05Z')).toEqual([
+      { from: 'completed', to: 'pending', count: 1 },
+      { from: 'pending', to: 'completed', count: 1 },
+    ]);
+    const listed = async (filters: Partial<Filters>) =>
+      (await queries.list({ ...defaults(filterSchema), ...filters }, 1, 10)).data.map((s) => s.id).sort();
+    expect(await listed({ change: { from: 'pending', to: 'completed' }, changedSince: '2026-11-24T10:00Z' })).toEqual([
+      'pay_h1',
+      'pay_h2',
+    ]);
+    expect(await listed({ change: { from: 'pending', to: 'completed' }, changedSince: '2026-11-24T10:05Z' })).toEqual([
+      'pay_h2',
+    ]);
+    expect(await listed({ change: { from: 'pending', to: 'expired' }, status: ['completed'] })).toEqual([]);
+    expect(await listed({ changedSince: '2026-11-24T10:05Z' })).toEqual(['pay_h2']);
   });
 
   it('prunes what was first seen before its retention', async () => {

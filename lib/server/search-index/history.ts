@@ -29,6 +29,12 @@ type Snapshot = {
   optionsCount: number;
   followUp: { enabled: boolean; startAfter: number; cadence: string; channels: string[]; tone: string };
   contact: string;
+  /**
+   * The contact id's keyed token (contact pages, section 14). Absent from a snapshot made before them: a
+   * record's first write since differs by it alone, so the next scan rewrites every row once and gives each
+   * its `contact` token (an index's rows never held the id readable, so nothing else could).
+   */
+  contactId?: string;
 };
 
 /** The snapshot column of a record: canonical JSON (keys in one order), compared as text. */
@@ -45,6 +51,7 @@ export function snapshotOf(keys: BlindKeys, c: Collection): string {
       tone: c.followUp.tone,
     },
     contact: keys.contactDigest(c.contact),
+    contactId: keys.token('contact', c.contact.id),
   };
   return JSON.stringify(snapshot);
 }
@@ -117,6 +124,9 @@ export function changesOf(before: Held, now: Collection, nowSnapshot: string): C
     { count: now.metadata.length, totals: lineItemTotals(now.metadata) },
   );
   add('type', before.type, now.type);
-  if (was && was.contact !== is.contact) changes.push({ field: 'contact' });
+  // Another person's values, or another contact id (a person recreated upstream); a snapshot from before
+  // contact ids were kept compares the values alone.
+  if (was && (was.contact !== is.contact || (was.contactId !== undefined && was.contactId !== is.contactId)))
+    changes.push({ field: 'contact' });
   return changes;
 }

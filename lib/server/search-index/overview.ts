@@ -43,7 +43,7 @@ export function createOverview(store: IndexStore) {
       .execute();
   }
 
-  return async function overview(range: Range, now: number): Promise<Omit<Overview, 'asOf' | 'coverage'>> {
+  return async function overview(range: Range, now: number): Promise<Omit<Overview, 'asOf' | 'coverage' | 'changes'>> {
     const all = range === 'all';
     const days = all ? null : rangeDays(range, now);
     const to = dayOf(now);

@@ -1,10 +1,11 @@
 import 'server-only';
-import type { Change } from './history';
-import { HISTORY_SINCE } from './store-maintenance';
+import { iso, type Change } from './history';
+import { CONTACTS_DONE, CONTACTS_LINKED, HISTORY_SINCE } from './store-maintenance';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
 import type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
+import type { ContactHead, ContactTotalsRow } from '@/lib/api/contacts';
 import { maskEmail, maskPhone } from '@/lib/format/mask';
 import {
   emailWords,
@@ -690,6 +691,9 @@ export function createQueries(
   /** Whether a view narrows its rows beyond its search: any of `withFilters`' conditions. */
   const narrows = (f: Filters) =>
     Boolean(
+      f.contact ||
+      f.change ||
+      f.changedSince ||
       f.status?.length ||
       f.currency?.length ||
       f.createdFrom ||
@@ -700,8 +704,31 @@ export function createQueries(
       f.amountMax !== undefined,
     );
 
+  /** The ids of one contact's collections (its `contact` token: section 14), opened by id or listed. */
+  const contactIds = (contactId: string) => tokenIds('contact', keys.token('contact', contactId));
+
+  /**
+   * The ids of collections whose status the index saw change so (`change`), or change at all, since a time
+   * (`changedSince`): the Overview's Changes, read from the history's own columns (migration 0018).
+   */
+  const changedIds = (filters: Filters) => {
+    let q = db
+      .selectFrom('collection_history')
+      .select('collection_history.id')
+      .where('collection_history.account', '=', account);
+    if (filters.change)
+      q = q
+        .where('collection_history.status_from', '=', filters.change.from)
+        .where('collection_history.status_to', '=', filters.change.to);
+    if (filters.changedSince) q = q.where('collection_history.seen_at', '>=', iso(filters.changedSince)!);
+    return q.distinct();
+  };
+  const changes = (f: Filters) => Boolean(f.change || f.changedSince);
+
   function withFilters<Q extends Rows | ListRows>(query: Q, filters: Filters): Q {
     let q = query as Rows;
+    if (filters.contact) q = q.where('collections.id', 'in', contactIds(filters.contact));
+    if (changes(filters)) q = q.where('collections.id', 'in', changedIds(filters));
     if (filters.status?.length) q = q.where('collections.status', 'in', filters.status);
     if (filters.currency?.length) q = q.where('collections.currency', 'in', filters.currency);
     if (filters.createdFrom) q = q.where('collections.created_at', '>=', `${filters.createdFrom}T00:00:00.000Z`);
@@ -731,6 +758,27 @@ export function createQueries(
       );
 
   function rows(filters: Filters, plan: SearchPlan | null): Rows | ListRows {
+    // One contact's few collections drive (a CROSS JOIN keeps them the outer loop), each looked up by key:
+    // every one the index holds, opened by id or listed.
+    if (!plan && filters.contact)
+      return withFilters(
+        db
+          .selectFrom(contactIds(filters.contact).as('k'))
+          .crossJoin('collections')
+          .where('collections.account', '=', account)
+          .whereRef('collections.id', '=', 'k.id') as unknown as ListRows,
+        { ...filters, contact: undefined },
+      );
+    // So are the collections of a kind of change: a day's are a few thousand at most.
+    if (!plan && changes(filters))
+      return withFilters(
+        db
+          .selectFrom(changedIds(filters).as('k'))
+          .crossJoin('collections')
+          .where('collections.account', '=', account)
+          .whereRef('collections.id', '=', 'k.id') as unknown as ListRows,
+        { ...filters, change: undefined, changedSince: undefined },
+      );
     if (!plan)
       return withFilters(
         db
@@ -1113,7 +1161,7 @@ export function createQueries(
   const localWords = new WeakMap<CollectionSummary, Set<string>>();
 
   function toSummary({ row, details }: { row: NarrowRow; details?: DetailRow }): CollectionSummary {
-    let contact = { firstName: '', lastName: '', emailMasked: '', phoneMasked: '' };
+    let contact: CollectionSummary['contact'] = { firstName: '', lastName: '', emailMasked: '', phoneMasked: '' };
     let local: Set<string> | null = null;
     try {
       if (details) {
@@ -1124,6 +1172,7 @@ export function createQueries(
           lastName: opened.lastName,
           emailMasked: maskEmail(opened.email),
           phoneMasked: maskPhone(opened.phone),
+          ...(opened.id ? { id: opened.id } : {}),
         };
       }
     } catch {
@@ -1145,6 +1194,55 @@ export function createQueries(
     };
     if (local) localWords.set(summary, local);
     return summary;
+  }
+
+  /**
+   * Other contact ids under the e-mail of this contact's newest collection: the collections holding that
+   * e-mail's token but not this contact's, opened to read their contact ids (at most SAME_EMAIL_READ of
+   * them; a row sealed before contact ids were kept says nothing).
+   */
+  async function sameEmailOthers(contactId: string, details: DetailRow | undefined) {
+    if (!details) return [];
+    let email: string | null = null;
+    try {
+      email = normaliseEmail(keys.open(details.contact_sealed, sealAad(accountKey, details.id)).email);
+    } catch {
+      return [];
+    }
+    if (!email) return [];
+    const ids = await tokenIds('email', keys.token('email', email))
+      .where('contact_tokens.id', 'not in', contactIds(contactId))
+      .limit(SAME_EMAIL_READ)
+      .execute();
+    if (!ids.length) return [];
+    const rows = await db
+      .selectFrom('collection_details')
+      .select(['id', 'contact_sealed'])
+      .where('account', '=', account)
+      .where(
+        'id',
+        'in',
+        ids.map((r) => r.id),
+      )
+      .execute();
+    const others = new Map<string, { id: string; firstName: string; lastName: string; count: number }>();
+    for (const r of rows) {
+      try {
+        const opened = keys.open(r.contact_sealed, sealAad(accountKey, r.id));
+        if (!opened.id || opened.id === contactId) continue;
+        const o = others.get(opened.id) ?? {
+          id: opened.id,
+          firstName: opened.firstName,
+          lastName: opened.lastName,
+          count: 0,
+        };
+        o.count += 1;
+        others.set(opened.id, o);
+      } catch {
+        // sealed under another secret: not this index's to read
+      }
+    }
+    return [...others.values()].sort((a, b) => b.count - a.count || a.id.localeCompare(b.id)).slice(0, 20);
   }
 
   /** Which of a plan's kinds each of these rows matched. */
@@ -1288,6 +1386,99 @@ export function createQueries(
       };
     },
 
+    /**
+     * A contact's page (contract section 14) without its list: who it is (its newest collection's contact,
+     * masked), its totals per currency (pending, completed, every other status), and the other contact ids
+     * the index knows under the same e-mail (a person recreated upstream). Null when the index holds no
+     * collection of it.
+     */
+    async contact(contactId: string): Promise<ContactOverview | null> {
+      const mine = () =>
+        db
+          .selectFrom(contactIds(contactId).as('k'))
+          .crossJoin('collections')
+          .where('collections.account', '=', account)
+          .whereRef('collections.id', '=', 'k.id');
+      const [sums, newest, linked] = await Promise.all([
+        mine()
+          .select([
+            'collections.currency',
+            'collections.status',
+            sql<number | string>`count(*)`.as('n'),
+            sql<number | string>`sum(collections.amount_value)`.as('amount'),
+          ])
+          .groupBy(['collections.currency', 'collections.status'])
+          .execute(),
+        mine()
+          .select(NARROW_COLUMNS)
+          .orderBy('collections.created_at', 'desc')
+          .orderBy('collections.id', 'desc')
+          .limit(1)
+          .execute(),
+        db
+          .selectFrom('index_meta')
+          .select('value')
+          .where('key', '=', `${CONTACTS_LINKED}:${account}`)
+          .executeTakeFirst(),
+      ]);
+      if (!newest.length) return null;
+      const [row] = await withDetails(newest as NarrowRow[]);
+      const contact = toSummary(row!).contact;
+      const totals = new Map<string, ContactTotals>();
+      const byStatus = new Map<string, number>();
+      const byCurrency = new Map<string, number>();
+      for (const s of sums) {
+        byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + Number(s.n));
+        byCurrency.set(s.currency, (byCurrency.get(s.currency) ?? 0) + Number(s.n));
+        const t = totals.get(s.currency) ?? {
+          currency: s.currency,
+          pending: { count: 0, amount: 0 },
+          completed: { count: 0, amount: 0 },
+          other: { count: 0, amount: 0 },
+        };
+        const bucket = s.status === 'pending' ? t.pending : s.status === 'completed' ? t.completed : t.other;
+        bucket.count += Number(s.n);
+        bucket.amount += Number(s.amount);
+        totals.set(s.currency, t);
+      }
+      return {
+        contact: {
+          firstName: contact.firstName,
+          lastName: contact.lastName,
+          emailMasked: contact.emailMasked,
+          phoneMasked: contact.phoneMasked,
+        },
+        totals: [...totals.values()].sort(
+          (a, b) =>
+            b.pending.count +
+              b.completed.count +
+              b.other.count -
+              (a.pending.count + a.completed.count + a.other.count) || a.currency.localeCompare(b.currency),
+        ),
+        sameEmail: await sameEmailOthers(contactId, row!.details),
+        linked: linked?.value === CONTACTS_DONE,
+        facets: { status: facetsOf(byStatus), currency: facetsOf(byCurrency) },
+      };
+    },
+
+    /**
+     * The Overview's Changes (contract section 14): how many collections the index saw change status since
+     * a time, by kind (pending → completed: 41), the most first. A collection that changed so twice counts once.
+     */
+    async statusChanges(since: string): Promise<{ from: string; to: string; count: number }[]> {
+      const rows = await db
+        .selectFrom('collection_history')
+        .select(['status_from', 'status_to', sql<number | string>`count(distinct collection_history.id)`.as('n')])
+        .where('account', '=', account)
+        .where('seen_at', '>=', iso(since)!)
+        .where('status_from', 'is not', null)
+        .groupBy(['status_from', 'status_to'])
+        .execute();
+      return rows
+        .map((r) => ({ from: r.status_from!, to: r.status_to!, count: Number(r.n) }))
+        .sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
+    },
+
     /** A filtered, sorted page of the account's collections. */
     async list(filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<CollectionSummary>> {
       const found = await page(rows(filters, null), filters.sort, pageNumber, limit);
@@ -1359,4 +1550,13 @@ export function createQueries(
 }
 
 export type IndexQueries = ReturnType<typeof createQueries>;
+/** Counts by value as the filter menus take them, the most first. */
+const facetsOf = (counts: Map<string, number>) =>
+  [...counts]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+/** The most collections under a contact's e-mail read to find its other contact ids. */
+const SAME_EMAIL_READ = 500;
+type ContactTotals = ContactTotalsRow;
+export type ContactOverview = ContactHead;
 export type CollectionHistoryEntry = { seenAt: string; notSeenBefore: string; changes: Change[] };

@@ -64,6 +64,14 @@ const ACCOUNT_TABLES = [
 /** When an account's history began (its first open by a version that keeps it, or the index's rebuild). */
 export const HISTORY_SINCE = 'history_since';
 
+/**
+ * Whether every row of an account carries its contact id's token (contact pages, section 14): `done`, or
+ * `after:<time>` until a full scan that began after that time completes (each row's first write since
+ * gives it its token: history.ts's `contactId`).
+ */
+export const CONTACTS_LINKED = 'contacts_linked';
+export const CONTACTS_DONE = 'done';
+
 /** A backfill's cursor key for an account. */
 export const backfillKey = (name: Backfill, account: number) => `${name}:${account}`;
 /** Every backfill's cursor keys (emptied with the index when the secret changes). */
@@ -71,6 +79,7 @@ export const BACKFILL_KEY_PATTERNS = [
   ...BACKFILLS.map((b) => `${b.name}:%`),
   `${PHONE_COUNTRIES}:%`,
   `${HISTORY_SINCE}:%`,
+  `${CONTACTS_LINKED}:%`,
 ];
 
 const cursorOf = async (q: AppDb | Transaction<AppDatabase>, key: string) =>
@@ -239,6 +248,13 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
       return stale.length;
     },
     /** Deletes this account's history first seen more than `days` ago (HISTORY_RETENTION_DAYS). */
+    /** A full scan that began at `startedAt` completed: contact links are whole when it began after they were kept. */
+    async scanCompleted(startedAt: string): Promise<void> {
+      const key = `${CONTACTS_LINKED}:${account}`;
+      const linked = await cursorOf(db, key);
+      if (linked?.startsWith('after:') && startedAt >= linked.slice('after:'.length))
+        await db.updateTable('index_meta').set({ value: CONTACTS_DONE }).where('key', '=', key).execute();
+    },
     async pruneHistory(days: number): Promise<number> {
       const cutoff = new Date((await store.now()) - days * 86_400_000).toISOString();
       const result = await db

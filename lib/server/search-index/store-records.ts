@@ -24,7 +24,7 @@ const listColumns = (c: Collection) => ({
 });
 
 function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collection, seenAt: string, snapshot: string) {
-  const { firstName, lastName, email, phone } = c.contact;
+  const { firstName, lastName, email, phone, id: contactId } = c.contact;
   return {
     row: {
       account,
@@ -46,7 +46,7 @@ function toRows(keys: BlindKeys, account: number, accountKey: string, c: Collect
       completed_at: iso(c.completedAt),
       line_item_count: c.metadata.length,
       line_item_totals: JSON.stringify(lineItemTotals(c.metadata)),
-      contact_sealed: keys.seal({ firstName, lastName, email, phone }, sealAad(accountKey, c.id)),
+      contact_sealed: keys.seal({ firstName, lastName, email, phone, id: contactId }, sealAad(accountKey, c.id)),
       ...listColumns(c),
       snapshot,
     },
@@ -108,8 +108,19 @@ async function writeSlice(
     const history = slice.flatMap((c) => {
       const before = previous.get(c.id);
       const changes = before ? changesOf(before.held, c, snapshots.get(c.id)!) : [];
+      const status = changes.find((change) => change.field === 'status');
       return changes.length
-        ? [{ account, id: c.id, seen_at: seenAt, not_seen_before: before!.seenAt, changes: JSON.stringify(changes) }]
+        ? [
+            {
+              account,
+              id: c.id,
+              seen_at: seenAt,
+              not_seen_before: before!.seenAt,
+              changes: JSON.stringify(changes),
+              status_from: status ? before!.held.status : null,
+              status_to: status ? c.status : null,
+            },
+          ]
         : [];
     });
     if (history.length)
@@ -286,8 +297,9 @@ export function createRecords(store: StoreContext) {
           r.reference_key === referenceKey(c.reference) &&
           r.methods === columns.methods &&
           r.follow_up === columns.follow_up &&
-          // A row kept before snapshots (null) is not written again for that alone.
-          (r.snapshot === null || r.snapshot === snapshots.get(c.id))
+          // A row kept before snapshots (null), or before they held the contact id, is written once more:
+          // that gives it its contact's token (contact pages), and its history a snapshot to compare.
+          r.snapshot === snapshots.get(c.id)
         );
       };
       const sameIds = new Set(unique.filter(isSame).map((c) => c.id));

@@ -6,7 +6,14 @@ import type { BlindKeys } from './blind';
 import { rebuildRollups } from './rollups';
 import { storeContext } from './store-context';
 import { createSyncRows } from './store-lease';
-import { BACKFILL_KEY_PATTERNS, createMaintenance, HISTORY_SINCE, markBackfills } from './store-maintenance';
+import {
+  BACKFILL_KEY_PATTERNS,
+  CONTACTS_DONE,
+  CONTACTS_LINKED,
+  createMaintenance,
+  HISTORY_SINCE,
+  markBackfills,
+} from './store-maintenance';
 import { createRecords } from './store-records';
 
 /**
@@ -33,6 +40,7 @@ export type IndexStore = ReturnType<typeof createRecords> &
     | 'analyze'
     | 'pruneAccounts'
     | 'pruneHistory'
+    | 'scanCompleted'
   > & {
     db: IndexDb;
     /** Where searches and lists read: PostgreSQL's reads pool (each statement bounded in time), else `db`. */
@@ -184,6 +192,17 @@ export async function openIndexStore(
       .values({ key: `${HISTORY_SINCE}:${account}`, value: new Date(await context.now()).toISOString() })
       .onConflict((oc) => oc.column('key').doNothing())
       .execute();
+    // Contact pages are whole at once for an account with no rows yet (each row is written with its
+    // contact's token); an older index's rows get theirs from the next full scan begun after now.
+    const anyRow = await db.selectFrom('collections').select('id').where('account', '=', account).limit(1).execute();
+    await db
+      .insertInto('index_meta')
+      .values({
+        key: `${CONTACTS_LINKED}:${account}`,
+        value: anyRow.length ? `after:${new Date(await context.now()).toISOString()}` : CONTACTS_DONE,
+      })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     // Rows indexed before roll-ups existed are counted once, from the rows (no rescan needed). Under the
     // write lock, from the check to the mark: no replica's write lands between the count and the
     // replacement, and replicas starting together recount once.
@@ -221,6 +240,7 @@ export async function openIndexStore(
       analyze: maintenance.analyze,
       pruneAccounts: maintenance.pruneAccounts,
       pruneHistory: maintenance.pruneHistory,
+      scanCompleted: maintenance.scanCompleted,
       db,
       reads: connection.reads ?? db,
       dialect: connection.dialect,

@@ -17,6 +17,7 @@ import * as m0014 from './0014-name-pairs-of-tokens';
 import * as m0015 from './0015-saved-views';
 import * as m0016 from './0016-account-identity';
 import * as m0017 from './0017-history';
+import * as m0018 from './0018-status-changes';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-saved-views': m0015,
   '0016-account-identity': m0016,
   '0017-history': m0017,
+  '0018-status-changes': m0018,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,0 +1,71 @@
+import 'server-only';
+import { defaults, filterSchema, listStateSchema, type ListState } from '@/lib/api/list-state';
+import { assertContext, type RequestContext } from '../context';
+import { audited } from '../audit/audit';
+import { AppError } from '../errors';
+import { runtime } from '../runtime';
+import type { ContactOverview } from '../search-index/queries';
+import { guarded, indexPage } from './collections';
+
+/**
+ * A contact's page (contract section 14): who it is, its totals, the other contact ids under its e-mail,
+ * and its collections as the one list (the list's filters, sort and pages, from the index). 404 when the
+ * index holds no collection of it. Audited as `view_contact`, its id the target.
+ */
+export async function contactPage(context: RequestContext, id: string, state: ListState) {
+  assertContext(context);
+  return audited(
+    runtime().audit,
+    context,
+    'view_contact',
+    id,
+    async () => {
+      const queries = await runtime().index.queries();
+      const overview: ContactOverview | null = await guarded(() => queries.contact(id));
+      if (!overview) throw AppError.of('not_found', 'contact');
+      const withContact = { ...state, contact: id };
+      const page = await indexPage(
+        () =>
+          withContact.q
+            ? queries.search(withContact.q, withContact, state.page, state.limit)
+            : queries.list(withContact, state.page, state.limit),
+        state.page,
+        state.limit,
+        'Contact retrieved from the index',
+      );
+      return {
+        ...page,
+        data: {
+          contact: overview.contact,
+          totals: overview.totals,
+          sameEmail: overview.sameEmail,
+          collections: page.data,
+        },
+        meta: { ...page.meta, linked: overview.linked },
+      };
+    },
+    (r) => ({ results: r?.meta.count ?? null }),
+  );
+}
+
+/** The contact page's head (who, totals, other ids) without its list: null when the index holds none of it. */
+export async function contactOverview(context: RequestContext, id: string): Promise<ContactOverview | null> {
+  assertContext(context);
+  const queries = await runtime().index.queries();
+  return audited(runtime().audit, context, 'view_contact', id, () => guarded(() => queries.contact(id)));
+}
+
+/**
+ * How many collections of a contact the index holds (a record's contact card links its page with it): null
+ * when the index cannot say (off, building its first rows, faulty). Part of the record's view: not audited.
+ */
+export async function contactCount(context: RequestContext, id: string): Promise<number | null> {
+  assertContext(context);
+  try {
+    const queries = await runtime().index.queries();
+    const state = { ...defaults(listStateSchema), ...defaults(filterSchema), contact: id };
+    return (await guarded(() => queries.list(state, 1, 1))).count;
+  } catch {
+    return null;
+  }
+}
