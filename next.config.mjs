@@ -6,7 +6,7 @@ const nextConfig = {
   reactStrictMode: true,
   // pino and better-sqlite3 stay plain Node modules on the server, never bundled.
   // prom-client too: the proxy and the routes are bundled apart and must share one registry.
-  serverExternalPackages: ['pino', 'better-sqlite3', 'prom-client'],
+  serverExternalPackages: ['pino', 'pino-pretty', 'better-sqlite3', 'prom-client'],
   // forbidden(): a real HTTP 403 for another account's collection or provider.
   experimental: {
     authInterrupts: true,

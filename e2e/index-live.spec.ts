@@ -6,7 +6,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { binPath } from '../scripts/run-bin.mjs';
 import { E2E } from './env';
 import { spawnProcess } from './processes';
-import { expect, indexReady, test } from './fixtures';
+import { expect, expectHydrated, indexReady, test } from './fixtures';
 
 /**
  * The index following a changing upstream, and surviving faults of its own,
@@ -130,6 +130,20 @@ test('a collection added upstream is searchable within seconds (poll every secon
   await expect(change).toContainText(/^Between .+ and .+/);
   await expect(change.getByRole('listitem').filter({ hasText: 'Status' })).toContainText(/Pending.*Completed/);
   await axe(page);
+
+  // The Overview's Changes panel counts it, and its link lists it (contract section 14).
+  await page.goto(`${base}/overview`);
+  const kind = page
+    .getByRole('region', { name: 'Changes', exact: true })
+    .getByRole('link', { name: /^Pending to Completed: \d+$/ });
+  await kind.click();
+  await expect(page).toHaveURL(/\/collections\?change=pending%3Ecompleted&changedSince=/);
+  await expect(
+    page.getByRole('status').filter({ hasText: /^Collections the index saw change from Pending to Completed since/ }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Collections table' }).getByRole('link', { name: `FRESH-${tag}` }),
+  ).toBeVisible();
 });
 
 test('a record read live is written through at once, before any poll', async ({ request }) => {
@@ -143,6 +157,46 @@ test('a record read live is written through at once, before any poll', async ({ 
   expect(await searchIds(request, base, added.contact.email)).toEqual([]);
   expect((await request.get(`${base}/api/collections/${added.id}`)).status()).toBe(200);
   await expect.poll(() => searchIds(request, base, added.contact.email), { timeout: 5_000 }).toEqual([added.id]);
+});
+
+test('Watch on an on-hold collection lists the change as its History shows it', async ({ request, page }) => {
+  const base = `http://127.0.0.1:${E2E.port + 28}`;
+  // No poll during the test: the watch's own live read is what sees the change, and writes it through.
+  dashboard(E2E.port + 28, { INDEX_PATH: join(dir, 'watch.sqlite'), INDEX_POLL_S: '3600' });
+  await up(request, `${base}/api/collections?limit=1`);
+  await indexReady(request, base);
+
+  const tag = crypto.randomUUID().slice(0, 8);
+  const added = await addCollection(request, { status: 'on_hold', contact: uniqueContact(tag) });
+  await page.goto(`${base}/collections/${added.id}`);
+  const watch = page.getByRole('button', { name: 'Watch' });
+  await expectHydrated(watch);
+  await watch.click();
+  await expect(page.getByRole('button', { name: 'Stop watching' })).toBeVisible();
+  expect((await request.post(`${SANDBOX}/__sandbox/collections/${added.id}/complete`)).status()).toBe(200);
+
+  // The watch's next read (every 10 s) sees it; what it lists is the History's entry.
+  const watched = page.getByRole('list', { name: 'What changed' });
+  await expect(watched.getByRole('listitem').filter({ hasText: /^Status/ })).toHaveText(
+    /^Status\s*On hold\s*→?\s*to\s*Completed$/,
+    {
+      timeout: 25_000,
+    },
+  );
+  await expect(page.getByText('Stopped watching: the status is now completed')).toBeVisible();
+  const history = page.getByRole('region', { name: 'History' }).getByRole('list', { name: 'Changes, newest first' });
+  await expect(
+    history
+      .getByRole('listitem')
+      .first()
+      .getByRole('listitem')
+      .filter({ hasText: /^Status/ }),
+  ).toHaveText(
+    (await watched
+      .getByRole('listitem')
+      .filter({ hasText: /^Status/ })
+      .textContent())!,
+  );
 });
 
 test('an index file deleted or damaged under the server is rebuilt, and live pages never stop', async ({ request }) => {

@@ -272,6 +272,19 @@ test.describe('fail-closed start', () => {
     expect(server.output()).not.toContain('sk_live_never_used');
   });
 
+  test('npm start says the refusal before anything is built or started, and never "Ready"', async () => {
+    const server = spawnProcess('scripts/start.mjs', [], {
+      API_BASE_URL: 'http://127.0.0.1:9',
+      API_KEY: 'sk_live_never_used',
+      PORT: String(E2E.port + 7),
+    });
+    expect(await server.exited).toBe(1);
+    const output = server.output();
+    expect(output).toContain('Refusing to start');
+    expect(output).not.toMatch(/Ready|Building|Collections Console on/);
+    expect(output).not.toContain('sk_live_never_used');
+  });
+
   test('names the first bad variable', async () => {
     const server = start({ API_TIMEOUT_MS: 'soon' }, E2E.port + 8);
     expect(await server.exited).toBe(1);

@@ -51,6 +51,17 @@ function stopAll(code) {
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAll(0));
 
+// The configuration and its access gate, checked before anything is built or started: a refusal is the last line
+// printed, never followed by "Ready" (the server checks again when started on its own).
+{
+  const code = await exited(
+    runBin('tsx', ['--conditions=react-server', 'scripts/preflight.ts'], {
+      env: { ...process.env, PORT: port, SANDBOX_PORT: sandboxPort, LOG_LEVEL: 'warn' },
+    }),
+  );
+  if (code !== 0) stopAll(code);
+}
+
 if (!dev && buildIsStale()) {
   console.log('> Building the dashboard (first start, or sources changed)…');
   const code = await exited(runBin('next', ['build']));

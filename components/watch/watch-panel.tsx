@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import type { Collection } from '@/lib/api/schemas';
 import { apiGet, isApiFailure } from '@/lib/query/api-client';
 import { createWatcher, type Reading, type WatchState } from '@/lib/watch/watcher';
+import { HistoryChanges, type HistoryEntry } from '@/components/collections/detail/history-card';
 
 const MARK = '● Changed · ';
 
@@ -40,9 +41,21 @@ const seconds = (ms: number) => Math.max(0, Math.round(ms / 1000));
  * listed and highlighted, announced politely, marked in the tab's title, and
  * the page's own figures refreshed. A notification only if asked for.
  */
-export default function WatchPanel({ collection, onClose }: { collection: Collection; onClose: () => void }) {
+export default function WatchPanel({
+  collection,
+  onClose,
+  minorUnits = false,
+}: {
+  collection: Collection;
+  onClose: () => void;
+  minorUnits?: boolean;
+}) {
   const router = useRouter();
   const [state, setState] = useState<WatchState<Collection> | null>(null);
+  // What the History shows of the changes this watch saw (the index records each: contract section 14);
+  // null while the index has none (off, or not yet written), when the fields' own diff is listed instead.
+  const [seen, setSeen] = useState<HistoryEntry[] | null>(null);
+  const [startedAt] = useState(() => new Date(Date.now() - 1000).toISOString());
   const [now, setNow] = useState(() => Date.now());
   const [notify, setNotify] = useState<NotificationPermission | 'unsupported'>(() =>
     typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
@@ -100,6 +113,22 @@ export default function WatchPanel({ collection, onClose }: { collection: Collec
     if (document.hidden && notify === 'granted')
       new Notification(`${collection.reference || collection.id} changed`, { body: words, tag: collection.id });
     startTransition(() => router.refresh());
+    const controller = new AbortController();
+    // The read that saw the change is written to the index just after it answered: asked again a moment
+    // later when the History has no entry yet.
+    const look = async () => {
+      for (let attempt = 0; attempt < 3 && !controller.signal.aborted; attempt++) {
+        if (attempt) await new Promise((resolve) => setTimeout(resolve, 1000));
+        const { data } = await apiGet<{ data: HistoryEntry[] }>(
+          `/api/collections/${encodeURIComponent(collection.id)}/history`,
+          { signal: controller.signal },
+        );
+        const since = data.filter((entry) => entry.seenAt >= startedAt);
+        if (since.length) return setSeen(since);
+      }
+    };
+    look().catch(() => setSeen(null));
+    return () => controller.abort();
     // Once per change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [changedAt]);
@@ -139,7 +168,22 @@ export default function WatchPanel({ collection, onClose }: { collection: Collec
           </Button>
         ) : null}
       </div>
-      {state.changes.length ? (
+      {state.changes.length && seen ? (
+        <div>
+          <p className="text-xs font-medium">
+            Changed {state.changedAt ? `${seconds(now - state.changedAt)} s ago` : ''}, as the History shows it:
+          </p>
+          {seen.map((entry) => (
+            <HistoryChanges
+              key={entry.seenAt}
+              changes={entry.changes}
+              minorUnits={minorUnits}
+              className="mt-1 text-xs"
+              label="What changed"
+            />
+          ))}
+        </div>
+      ) : state.changes.length ? (
         <div>
           <p className="text-xs font-medium">
             Changed {state.changedAt ? `${seconds(now - state.changedAt)} s ago` : ''}:

@@ -9,7 +9,14 @@ describe('table rows', () => {
     expect(row).toEqual({
       id: 'pay_abc123',
       reference: 'INV-1',
-      contact: { firstName: 'Zoë', lastName: 'Okafor', email: 'zoe@example.com', phone: '+234 801 234 5678' },
+      // The contact's id: a search result's name links the contact's page.
+      contact: {
+        firstName: 'Zoë',
+        lastName: 'Okafor',
+        email: 'zoe@example.com',
+        phone: '+234 801 234 5678',
+        id: 'contact_1',
+      },
       amount: { value: 150000, currency: 'NGN' },
       status: 'pending',
       payable: { methods: ['payment_link', 'virtual_account'] },

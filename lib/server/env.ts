@@ -117,6 +117,9 @@ const schema = z
     ),
     INDEX_ACCOUNT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
     HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+    // Read by the logger itself (logger.ts, at import); checked here so a typo stops the start, named.
+    LOG_LEVEL: optionalText.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional()),
+    LOG_FORMAT: optionalText.pipe(z.enum(['json', 'pretty']).optional()),
     NODE_ENV: z.string().optional(),
     DASHBOARD_URL: optionalText.pipe(secureUrl.optional()),
     OIDC_ISSUER: optionalText.pipe(secureUrl.optional()),

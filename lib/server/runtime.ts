@@ -67,6 +67,7 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     database,
     clock,
     log,
+    url: config.dashboardUrl ?? (process.env.PORT ? `http://localhost:${process.env.PORT}` : undefined),
     readPage: (page, limit, cancel) =>
       upstream.get({ kind: 'list', page, limit }, collectionListEnvelopeSchema, systemContext('index-sync'), cancel),
   });

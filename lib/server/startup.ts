@@ -4,7 +4,7 @@ import { ConfigError, getConfig } from './env';
 import { logger } from './logger';
 
 /** Validates the configuration at start; exits with the first problem named. */
-export function assertStartable() {
+export function assertStartable(options: { quiet?: boolean } = {}) {
   try {
     const config = getConfig();
     const refusal = startupRefusal(config);
@@ -12,7 +12,8 @@ export function assertStartable() {
       console.error(`\n${refusal}\n`);
       process.exit(1);
     }
-    logger.info({ sandbox: config.upstream.sandbox, timeoutMs: config.upstream.timeoutMs }, 'configuration ok');
+    if (!options.quiet)
+      logger.info({ sandbox: config.upstream.sandbox, timeoutMs: config.upstream.timeoutMs }, 'configuration ok');
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`\n${error.message}\n(see .env.example)\n`);

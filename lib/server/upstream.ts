@@ -144,10 +144,13 @@ export function createUpstreamClient(options: UpstreamOptions) {
         logger.error({ ...log, status, ms, field: failingField(parsed.error) }, 'upstream answer breaks the schema');
         throw AppError.of('upstream_invalid', subject);
       }
-      logger.info({ ...log, status, ms }, 'upstream ok');
+      // Every request of the sync is one: at debug, so a terminal shows what a person needs (LOG_LEVEL=debug).
+      logger.debug({ ...log, status, ms }, 'upstream ok');
       return parsed.data;
     }
-    logger.warn({ ...log, status, ms, ...describeBody(text) }, 'upstream error');
+    // A user's lookup of an unknown id or another account's is theirs, not the upstream's fault.
+    const level = status === 404 || status === 403 ? 'info' : 'warn';
+    logger[level]({ ...log, status, ms, ...describeBody(text) }, 'upstream error');
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
     if (status === 401) throw AppError.of('upstream_auth', subject);
     if (status === 403) throw AppError.of('forbidden', subject);

@@ -75,7 +75,7 @@ export default async function CollectionPage({ params }: Props) {
           note={noteInput(c)}
           minorUnits={amountMinorUnits}
         >
-          <WatchButton collection={c} />
+          <WatchButton collection={c} minorUnits={amountMinorUnits} />
         </RecordActions>
       </div>
       <CollectionHeader collection={c} minorUnits={amountMinorUnits} />

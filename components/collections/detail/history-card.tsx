@@ -57,6 +57,39 @@ function side(field: string, value: unknown, minorUnits: boolean) {
   return String(value);
 }
 
+/** One history entry's changes, each field from → to (the History section, and a watch that saw them). */
+export function HistoryChanges({
+  changes,
+  minorUnits,
+  className = '',
+  label,
+}: {
+  changes: HistoryEntry['changes'];
+  minorUnits: boolean;
+  className?: string;
+  label?: string;
+}) {
+  return (
+    <ul className={`space-y-1 ${className}`} aria-label={label}>
+      {changes.map((change) => (
+        <li key={change.field} className="flex flex-wrap items-center gap-1.5">
+          <span className="font-medium">{FIELD[change.field] ?? change.field}</span>
+          {change.field === 'contact' ? (
+            <span>changed (its details are not kept)</span>
+          ) : (
+            <>
+              {side(change.field, change.from, minorUnits)}
+              <span aria-hidden="true">→</span>
+              <span className="sr-only">to</span>
+              {side(change.field, change.to, minorUnits)}
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * "History" on a collection's page (contract section 14): what the dashboard's sync and live reads saw
  * change, newest first, each change between the last time the version before was seen and the first time
@@ -101,23 +134,7 @@ export function HistoryCard({
               <p className="text-sm text-zinc-600 dark:text-zinc-400">
                 Between <DateTime iso={entry.notSeenBefore} seconds /> and <DateTime iso={entry.seenAt} seconds />
               </p>
-              <ul className="mt-1 space-y-1 text-sm">
-                {entry.changes.map((change) => (
-                  <li key={change.field} className="flex flex-wrap items-center gap-1.5">
-                    <span className="font-medium">{FIELD[change.field] ?? change.field}</span>
-                    {change.field === 'contact' ? (
-                      <span>changed (its details are not kept)</span>
-                    ) : (
-                      <>
-                        {side(change.field, change.from, minorUnits)}
-                        <span aria-hidden="true">→</span>
-                        <span className="sr-only">to</span>
-                        {side(change.field, change.to, minorUnits)}
-                      </>
-                    )}
-                  </li>
-                ))}
-              </ul>
+              <HistoryChanges changes={entry.changes} minorUnits={minorUnits} className="mt-1 text-sm" />
             </li>
           ))}
         </ol>

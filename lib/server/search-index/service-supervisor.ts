@@ -19,6 +19,7 @@ import { createSync, type IndexSync, type ListPage } from './sync';
  * the reason until the database is back; a file deleted under it is opened again.
  */
 export type ServiceLog = {
+  debug?: (obj: object, msg: string) => void;
   info: (obj: object, msg: string) => void;
   warn: (obj: object, msg: string) => void;
   error: (obj: object | string, msg?: string) => void;
@@ -33,6 +34,8 @@ export type ServiceDeps = {
   database: Database;
   clock: Clock;
   log: ServiceLog;
+  /** The dashboard's address, said once the index is ready (DASHBOARD_URL, else the local port when known). */
+  url?: string;
   /** One upstream list page, read as the sync (a system context, not written through). */
   readPage(page: number, limit: number, cancel?: AbortSignal): Promise<ListPage>;
 };
@@ -129,6 +132,7 @@ export function createSupervisor(deps: ServiceDeps, owner: string) {
       historyRetentionDays: deps.index.historyRetentionDays,
       owner,
       log,
+      url: deps.url,
     });
     lastFailure = null;
     set({ store, queries: createQueries(store), sync, secret });

@@ -164,6 +164,34 @@ describe.each(storeKinds())('on $name', (each) => {
   });
 
   describe('a full scan', () => {
+    it('says once that the index is ready, with the dashboard’s address; later scans only at debug', async () => {
+      const lines: [string, string][] = [];
+      const log = {
+        info: (_: object, m: string) => lines.push(['info', m]),
+        warn: (_: object, m: string) => lines.push(['warn', m]),
+        debug: (_: object, m: string) => lines.push(['debug', m]),
+      };
+      const s = createSync({
+        store,
+        readPage: (page, limit, cancel) => upstream.readPage(page, limit, cancel),
+        now: () => upstream.clock.now,
+        rps: 50,
+        pollMs: 1_000,
+        owner: 'a',
+        log,
+        url: 'http://localhost:3000',
+      });
+      await run(s, async () => (await scans()) === 3);
+      expect(lines.filter(([, m]) => m.startsWith('index: ready'))).toEqual([
+        ['info', 'index: ready, search and filters cover every collection · http://localhost:3000'],
+      ]);
+      expect(lines.filter(([, m]) => m === 'index sync: full scan complete').map(([level]) => level)).toEqual([
+        'info',
+        'debug',
+        'debug',
+      ]);
+    });
+
     it('polls the head and the tail first, then reads every page at the paced rate', async () => {
       const s = sync('a', { rps: 5 });
       await run(s, async () => (await scans()) === 1);

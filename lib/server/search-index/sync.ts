@@ -44,7 +44,9 @@ export type SyncDeps = {
   accountRetentionDays?: number;
   /** History first seen more than this many days ago is pruned after a full scan (unset: never). */
   historyRetentionDays?: number;
-  log?: { info(o: object, m: string): void; warn(o: object, m: string): void };
+  log?: { info(o: object, m: string): void; warn(o: object, m: string): void; debug?(o: object, m: string): void };
+  /** The dashboard's address, said again once the first full scan is done (the start's lines have scrolled away). */
+  url?: string;
 };
 
 export const PAGE_LIMIT = 100;
@@ -97,6 +99,8 @@ export function createSync(deps: SyncDeps) {
   let pageAttempts = 0;
   let pollAttempts = 0;
   let missedRounds = 0;
+  /** Whether this process has said the index is ready (once, with the dashboard's address). */
+  let announced = false;
   let nextScanAt = -Infinity;
   let ahead: { page: number; result: Promise<ListPage> } | null = null;
 
@@ -189,7 +193,19 @@ export function createSync(deps: SyncDeps) {
     // Scans repeat, but a small account is not rescanned more often than it is polled.
     // (How long the scan took is measured on the clock its start was read from: the database's.)
     nextScanAt = deps.now() + Math.max(0, deps.pollMs - ((await store.now()) - Date.parse(state.scan_started_at!)));
-    deps.log?.info({ gone, scans: state.scans_completed + 1 }, 'index sync: full scan complete');
+    // Every 15 s on a small account: a person at a terminal hears of the first, at debug of the rest.
+    (announced ? deps.log?.debug : deps.log?.info)?.call(
+      deps.log,
+      { gone, scans: state.scans_completed + 1 },
+      'index sync: full scan complete',
+    );
+    if (!announced) {
+      announced = true;
+      deps.log?.info(
+        { indexed: await store.indexedCount() },
+        `index: ready, search and filters cover every collection${deps.url ? ` · ${deps.url}` : ''}`,
+      );
+    }
   }
 
   async function scan(): Promise<void> {
