@@ -291,6 +291,46 @@ export async function benchIndex(options: {
     report.fact('lookup: each finding’s request p95', round(percentile(each, 95)), 'ms');
   }
 
+  // 3c. Contacts and history (issue 35). The sandbox's wholesale customer holds every 2,000th record (500
+  // at 1,000,000): found among page 20's contacts (its first is the 2,000th record, give or take the few not
+  // listed) as the one with the most collections. Then twenty pending records of page 1 are paid upstream
+  // and each read once through the dashboard (a live read writes its change through: one history entry each).
+  {
+    type Row = { id: string; status: string; contact: { id: string } };
+    const page20 = (await (await fetch(`${base}/api/collections?page=20&limit=100`)).json()) as { data: Row[] };
+    let wholesale = { id: '', count: 0 };
+    for (const contactId of new Set(page20.data.map((r) => r.contact.id))) {
+      const res = await fetch(`${base}/api/contacts/${contactId}?limit=1`);
+      const count = res.ok ? ((await res.json()) as { meta: { count: number } }).meta.count : 0;
+      if (count > wholesale.count) wholesale = { id: contactId, count };
+    }
+    report.fact(
+      `contacts: /contacts/{id} server render p95, a customer of ${wholesale.count} collections`,
+      round(await p95(`${base}/contacts/${wholesale.id}`, 30)),
+      'ms',
+    );
+    report.fact(
+      `contacts: /api/contacts/{id} p95, the same customer`,
+      round(await p95(`${base}/api/contacts/${wholesale.id}`, 30)),
+      'ms',
+    );
+    const head = (await (await fetch(`${base}/api/collections?limit=100`)).json()) as { data: Row[] };
+    const paid = head.data.filter((r) => r.status === 'pending').slice(0, 20);
+    for (const r of paid) {
+      await fetch(`${sandbox}/__sandbox/collections/${r.id}/complete`, { method: 'POST' });
+      await (await fetch(`${base}/api/collections/${r.id}`)).arrayBuffer();
+    }
+    await sleep(1000); // the write-through lands just after each read
+    const times: number[] = [];
+    for (let i = 0; i < 60; i++)
+      times.push(await timed(`${base}/api/collections/${paid[i % paid.length]!.id}/history`));
+    report.fact(
+      `history: /api/collections/{id}/history p95 (${paid.length} records paid)`,
+      round(percentile(times, 95)),
+      'ms',
+    );
+  }
+
   // 4. The overview, from the roll-ups: the page's whole server render, and its API.
   for (const range of ['30d', 'all'] as const) {
     report.fact(
