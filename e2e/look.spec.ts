@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E } from './env';
 import { expect, expectHydrated, test } from './fixtures';
 
 /**
@@ -271,4 +272,70 @@ test.describe('accessibility at both widths, light and dark', () => {
         }
     });
   }
+});
+
+test.describe('the first screen on a phone, and one header row at desktop width (issue 36, item 2)', () => {
+  const firstRowTop = async (page: Page) => {
+    const row = page.getByRole('region', { name: 'Collections table' }).getByRole('row').nth(1);
+    await expect(row).toBeVisible();
+    return (await row.boundingBox())!.y;
+  };
+
+  test('at 390 × 844 the first collection starts in the upper half on the list, a search and a filtered view', async ({
+    page,
+    sandbox,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const [, contact] = Object.entries(sandbox.demo.contacts)[0]!;
+    for (const path of [
+      '/collections',
+      `/search?${new URLSearchParams({ q: contact.lastName })}`,
+      '/collections?status=pending',
+    ]) {
+      await page.goto(path);
+      expect(await firstRowTop(page), path).toBeLessThan(844 / 2);
+    }
+
+    // The filters fold into one button that says how many apply; it opens them, and a change applies.
+    const filters = page.getByRole('button', { name: 'Filters (1 applied)' });
+    await expectHydrated(filters);
+    await expect(page.getByRole('combobox', { name: 'Sort by' })).toBeHidden();
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'true');
+    await page.getByRole('combobox', { name: 'Sort by' }).selectOption('-amount');
+    await expect(page).toHaveURL(/status=pending&sort=-amount/);
+    await expect(page.getByRole('button', { name: 'Filters (2 applied)' })).toBeVisible();
+
+    // The navigation is one Menu beside the name, and takes the reader where they asked.
+    const menu = page.getByText('Menu', { exact: true });
+    await menu.click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await expect(page).toHaveURL(/\/overview/);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+  });
+
+  test('at 1280 px the header is one row with a signed-in viewer, the role and Sign out', async ({ browser }) => {
+    const page = await (
+      await browser.newContext({ baseURL: E2E.oidcURL, viewport: { width: 1280, height: 800 } })
+    ).newPage();
+    await page.goto('/collections');
+    await page.getByPlaceholder('Enter any login').fill('grace.longname-for-the-header@example.com');
+    await page.getByPlaceholder('and password').fill('any password');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    const header = page.getByRole('banner');
+    await expect(header.getByText('Viewer', { exact: true })).toBeVisible();
+    const middle = async (name: string, locator = header.getByRole('link', { name })) => {
+      const box = (await locator.boundingBox())!;
+      return box.y + box.height / 2;
+    };
+    const brand = await middle('Collections Console');
+    for (const [label, locator] of [
+      ['Main navigation', header.getByRole('navigation', { name: 'Main' })],
+      ['Search box', header.getByRole('combobox', { name: 'Search' })],
+      ['Viewer badge', header.getByText('Viewer', { exact: true })],
+      ['Sign out', header.getByRole('button', { name: 'Sign out' })],
+    ] as const)
+      expect(Math.abs((await middle(label, locator)) - brand), label).toBeLessThan(8);
+    await page.context().close();
+  });
 });

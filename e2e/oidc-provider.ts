@@ -12,6 +12,8 @@ import { E2E } from './env';
 
 export const OIDC_ACCOUNTS: Record<string, { name: string; email_verified: boolean }> = {
   'grace@example.com': { name: 'Grace Hopper', email_verified: true },
+  // The header's widest case at 1280 px: a long name (cut with an ellipsis) and the longer role, Viewer.
+  'grace.longname-for-the-header@example.com': { name: 'Grace Brewster Murray Hopper', email_verified: true },
   'admin@example.com': { name: 'Alan Admin', email_verified: true },
   'ada@partner.test': { name: 'Ada Lovelace', email_verified: true },
   'mallory@elsewhere.test': { name: 'Mallory', email_verified: true },

@@ -268,8 +268,11 @@ function ListSummary({ count }: { count: number }) {
       <span className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100">
         {new Intl.NumberFormat('en').format(count)} {count === 1 ? 'collection' : 'collections'}
       </span>{' '}
-      · integrated collections only (the API lists no others; any collection opens by its id) · times in{' '}
-      {zone === 'UTC' ? 'UTC' : `${zoneName(zone)} (${zone})`}
+      {/* On a phone the rows come first: the count and the zone only. */}
+      <span className="max-sm:hidden">
+        · integrated collections only (the API lists no others; any collection opens by its id)
+      </span>{' '}
+      · times in {zone === 'UTC' ? 'UTC' : `${zoneName(zone)} (${zone})`}
     </p>
   );
 }

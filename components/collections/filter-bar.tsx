@@ -8,6 +8,7 @@ import {
   defaults,
   filterSchema,
   parseListState,
+  DEFAULT_SORT,
   SORTS,
   viewHref,
   type ListPath,
@@ -132,6 +133,7 @@ export function FilterBar({
     () => Object.fromEntries(TYPED.map((k) => [k, state[k]?.toString() ?? ''])) as Record<Typed, string>,
   );
   const [problem, setProblem] = useState<{ param: string; message: string } | null>(null);
+  const [unfolded, setUnfolded] = useState(false);
 
   function apply(changes: Partial<ListState>, clear = false) {
     setProblem(null);
@@ -188,9 +190,29 @@ export function FilterBar({
     </label>
   );
 
+  // Below 640 px the controls fold into a "Filters" disclosure saying how many apply: the rows come first.
+  const applied = (Object.keys(filterSchema) as (keyof ListState)[]).filter(
+    (k) =>
+      k !== 'q' &&
+      k !== 'contact' &&
+      k !== 'changedSince' &&
+      (k === 'sort' ? state.sort !== DEFAULT_SORT : state[k] !== undefined),
+  ).length;
   return (
     <section aria-label="Filters" aria-busy={pending || undefined} className="mb-4 space-y-2">
-      <form onSubmit={applyTyped} className="flex flex-wrap items-end gap-3">
+      <Button
+        className="sm:hidden"
+        aria-expanded={unfolded}
+        aria-controls="filter-controls"
+        onClick={() => setUnfolded(!unfolded)}
+      >
+        Filters{applied ? ` (${applied} applied)` : ''}
+      </Button>
+      <form
+        id="filter-controls"
+        onSubmit={applyTyped}
+        className={`flex-wrap items-end gap-3 ${unfolded ? 'flex' : 'hidden sm:flex'}`}
+      >
         {facets ? (
           <>
             <Choices
@@ -234,7 +256,7 @@ export function FilterBar({
           Clear filters
         </Button>
       </form>
-      <p id="amount-note" className="text-xs text-zinc-600 dark:text-zinc-400">
+      <p id="amount-note" className={`text-xs text-zinc-600 dark:text-zinc-400 ${unfolded ? '' : 'max-sm:hidden'}`}>
         {amountNote}
       </p>
       {problem ? (

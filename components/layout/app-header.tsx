@@ -7,6 +7,7 @@ import { IndexIndicator } from '@/components/search-index/index-indicator';
 import type { IndicatorStatus } from '@/components/search-index/index-indicator-label';
 import { hrefForId } from '@/lib/api/open-target';
 import { NavigationProgress } from './navigation-progress';
+import { MobileMenu } from './mobile-menu';
 import { SearchBox } from './search-box';
 
 const navLink = `rounded px-1 text-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white ${focusRing}`;
@@ -71,33 +72,23 @@ export function AppHeader({
           </p>
         </div>
       ) : null}
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2.5">
-        <Link href="/collections" className={`font-semibold tracking-tight ${focusRing} rounded`}>
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:py-2.5 lg:flex-nowrap lg:gap-x-4">
+        <Link href="/collections" className={`shrink-0 font-semibold tracking-tight ${focusRing} rounded`}>
           Collections Console
         </Link>
-        <nav aria-label="Main" className="flex flex-wrap gap-x-3 gap-y-1">
-          <Link href="/collections" className={navLink}>
-            Collections
-          </Link>
-          <Link href="/overview" className={navLink}>
-            Overview
-          </Link>
-          <Link href="/lookup" className={navLink}>
-            Lookup
-          </Link>
-          {admin ? (
-            <>
-              <Link href="/audit" className={navLink}>
-                Audit
-              </Link>
-              <Link href="/status" className={navLink}>
-                Status
-              </Link>
-            </>
-          ) : null}
+        {/* One row from 640 px; below, a Menu beside the name (the links would wrap onto rows of their own). */}
+        <nav aria-label="Main" className="hidden shrink-0 gap-x-3 sm:flex">
+          <MainLinks admin={admin} />
         </nav>
-        <IndexIndicator initial={index} />
-        <div className="flex w-full items-center gap-2 sm:ml-auto sm:w-auto">
+        <MobileMenu>
+          <nav aria-label="Main" className="flex flex-col gap-1">
+            <MainLinks admin={admin} />
+          </nav>
+        </MobileMenu>
+        <div className="ml-auto shrink-0 sm:ml-0">
+          <IndexIndicator initial={index} />
+        </div>
+        <div className="flex w-full min-w-0 items-center gap-2 sm:ml-auto sm:w-auto">
           <SearchBox />
           <DisplayMenu />
           {user ? <SignedIn user={user} /> : null}
@@ -123,6 +114,33 @@ export function AppHeader({
   );
 }
 
+/** The main navigation's links (the same in the row and in the Menu). */
+function MainLinks({ admin }: { admin: boolean }) {
+  return (
+    <>
+      <Link href="/collections" className={navLink}>
+        Collections
+      </Link>
+      <Link href="/overview" className={navLink}>
+        Overview
+      </Link>
+      <Link href="/lookup" className={navLink}>
+        Lookup
+      </Link>
+      {admin ? (
+        <>
+          <Link href="/audit" className={navLink}>
+            Audit
+          </Link>
+          <Link href="/status" className={navLink}>
+            Status
+          </Link>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 /** A pinned view's count, when it comes (the index counts it; cached a while). */
 async function PinCount({ count }: { count: PinnedView['count'] }) {
   const { count: n } = await count;
@@ -138,7 +156,7 @@ async function PinCount({ count }: { count: PinnedView['count'] }) {
 function SignedIn({ user }: { user: ShellUser }) {
   return (
     <div className="flex shrink-0 items-center gap-2 text-sm">
-      <span className="max-w-40 truncate" title={user.name}>
+      <span className="max-w-32 truncate" title={user.name}>
         {user.name}
       </span>
       <Badge tone={user.role === 'admin' ? 'violet' : 'neutral'}>{user.role === 'admin' ? 'Admin' : 'Viewer'}</Badge>

@@ -24,7 +24,9 @@ export function indicatorLabel(status: IndicatorStatus | null) {
   return (
     <>
       <span aria-hidden="true" className={`size-2 rounded-full ${state ? DOT[state] : 'bg-zinc-300'}`} />
-      Search index: {text}
+      {/* Said in full to everyone; shown in full where the header has room. */}
+      <span className="max-xl:sr-only">Search index: </span>
+      {text}
     </>
   );
 }
