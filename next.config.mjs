@@ -1,6 +1,11 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // The container image (Dockerfile) builds the standalone server: a folder with its own node_modules,
+  // started with `node server.js`. `npm start` keeps `next start`, which standalone output does not serve.
+  ...(process.env.NEXT_OUTPUT === 'standalone' ? { output: 'standalone' } : {}),
+  // The image's smoke test (scripts/image-smoke.ts) builds beside the usual build, not over it.
+  ...(process.env.NEXT_DIST_DIR ? { distDir: process.env.NEXT_DIST_DIR } : {}),
   // For /status: which build is running.
   env: { BUILD_TIME: new Date().toISOString() },
   reactStrictMode: true,

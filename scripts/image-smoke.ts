@@ -1,0 +1,158 @@
+/**
+ * `npm run image:smoke` (CI's last step): the container image's server, started exactly as the image starts
+ * it, and the deployment smoke (e2e/remote.spec.ts, `@remote`) run against it. Builds the standalone server
+ * as the Dockerfile does (NEXT_OUTPUT=standalone; into .next-image, beside the usual build), bundles the
+ * sandbox as it does, lays the files out as the image's /app (.data/image-root), starts `node start.mjs`
+ * there with the image's environment, asks the image's HEALTHCHECK command, runs the smoke, stops it with
+ * SIGTERM. Then, when a container engine runs on this machine, builds the image itself and smokes it too;
+ * where none can, says why (CI machines here have a docker client but no daemon, and no registry to pull
+ * the base image from).
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { binPath } from './run-bin.mjs';
+
+const ROOT = resolve('.data/image-root');
+const DIST = '.next-image';
+const PORT = Number(process.env.IMAGE_SMOKE_PORT ?? 3790);
+const SANDBOX_PORT = PORT + 1000;
+const base = `http://127.0.0.1:${PORT}`;
+
+const step = (text: string) => console.log(`\n=== image smoke: ${text}`);
+const node = (args: string[], options: Parameters<typeof execFileSync>[2] = {}) =>
+  execFileSync(process.execPath, args, { stdio: 'inherit', ...options });
+
+step('the standalone build (NEXT_OUTPUT=standalone), as the Dockerfile builds it');
+node([binPath('next'), 'build'], {
+  env: { ...process.env, NEXT_OUTPUT: 'standalone', NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: '1' },
+});
+
+step("the image's /app laid out in .data/image-root");
+rmSync(ROOT, { recursive: true, force: true });
+// Symlinks as they are (relative): the server's hashed externals (.next-image/node_modules) point into them.
+cpSync(join(DIST, 'standalone'), ROOT, { recursive: true, verbatimSymlinks: true });
+cpSync(join(DIST, 'static'), join(ROOT, DIST, 'static'), { recursive: true });
+cpSync('scripts/image-start.mjs', join(ROOT, 'start.mjs'));
+mkdirSync(join(ROOT, '.data'), { recursive: true });
+// esbuild's bin is its native executable once installed (a JS shim only before): run it as it is.
+execFileSync(
+  binPath('esbuild'),
+  [
+    'sandbox/main.ts',
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--target=node20',
+    '--external:better-sqlite3',
+    `--outfile=${join(ROOT, 'sandbox.mjs')}`,
+    '--log-level=warning',
+  ],
+  { stdio: 'inherit' },
+);
+
+step(`node start.mjs in it (the image's CMD), on port ${PORT}, the sandbox beside it (API_BASE_URL unset)`);
+// The image's environment (Dockerfile ENV), nothing of this shell's but PATH and HOME.
+const server = spawn(process.execPath, ['start.mjs'], {
+  cwd: ROOT,
+  env: {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    PORT: String(PORT),
+    HOSTNAME: '127.0.0.1',
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    LOG_FORMAT: 'json',
+  },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let output = '';
+server.stdout.on('data', (d) => (output += d));
+server.stderr.on('data', (d) => (output += d));
+let failed = false;
+try {
+  const deadline = Date.now() + 90_000;
+  while (
+    !(await fetch(`${base}/api/ready`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the server did not get ready:\n${output}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  step("the image's HEALTHCHECK command");
+  const health = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))",
+    ],
+    { env: { ...process.env, PORT: String(PORT) } },
+  );
+  if (health.status !== 0) throw new Error('the HEALTHCHECK command failed');
+  console.log('healthy');
+
+  step('the deployment smoke (@remote) against it');
+  node([binPath('@playwright/test', 'playwright'), 'test', '--config', 'playwright.remote.config.ts'], {
+    env: { ...process.env, E2E_BASE_URL: base },
+  });
+} catch (error) {
+  failed = true;
+  console.error(error instanceof Error ? error.message : error);
+} finally {
+  server.kill('SIGTERM');
+  const stopped = await Promise.race([
+    new Promise<boolean>((r) => server.once('exit', () => r(true))),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+  ]);
+  if (!stopped) {
+    failed = true;
+    console.error('the server did not stop within 15 s of SIGTERM');
+    server.kill('SIGKILL');
+  }
+}
+if (output.includes('sk_sandbox_')) {
+  failed = true;
+  console.error("the server's output carries a key");
+}
+
+step('the image itself');
+const engine = ['docker', 'podman'].find((tool) => spawnSync(tool, ['info'], { stdio: 'ignore' }).status === 0);
+if (!engine) {
+  const why = ['docker', 'podman'].map((tool) => {
+    const r = spawnSync(tool, ['info'], { encoding: 'utf8' });
+    return r.error ? `${tool}: not installed` : `${tool}: ${(r.stderr || r.stdout).trim().split('\n').at(-1)}`;
+  });
+  console.log(
+    `not built: no container engine runs on this machine (${why.join('; ')}). The Dockerfile's server was smoked above as the image starts it.`,
+  );
+} else if (!failed) {
+  execFileSync(engine, ['build', '-t', 'collections-console:smoke', '.'], { stdio: 'inherit' });
+  const id = execFileSync(engine, ['run', '-d', '-p', `${PORT}:3000`, 'collections-console:smoke'], {
+    encoding: 'utf8',
+  }).trim();
+  try {
+    const deadline = Date.now() + 120_000;
+    while (
+      !(await fetch(`${base}/api/ready`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
+      if (Date.now() > deadline) throw new Error('the container did not get ready');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    node([binPath('@playwright/test', 'playwright'), 'test', '--config', 'playwright.remote.config.ts'], {
+      env: { ...process.env, E2E_BASE_URL: base },
+    });
+  } catch (error) {
+    failed = true;
+    console.error(error instanceof Error ? error.message : error);
+  } finally {
+    spawnSync(engine, ['rm', '-f', id], { stdio: 'inherit' });
+  }
+}
+if (existsSync(DIST)) rmSync(DIST, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
