@@ -56,7 +56,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAll(0))
 {
   const code = await exited(
     runBin('tsx', ['--conditions=react-server', 'scripts/preflight.ts'], {
-      env: { ...process.env, PORT: port, SANDBOX_PORT: sandboxPort, LOG_LEVEL: 'warn' },
+      env: { ...process.env, PORT: port, SANDBOX_PORT: sandboxPort },
     }),
   );
   if (code !== 0) stopAll(code);

@@ -4,6 +4,8 @@ import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import { enumText, statusBadge } from '@/components/ui/badge';
 import { idText } from '@/components/ui/id-text';
 import type { CollectionRow } from '@/lib/query/rows';
+import { isContactId } from '@/lib/api/ids';
+import { contactPath } from '@/lib/api/list-state';
 import type { MatchedField } from '@/lib/api/summary';
 import { formatAmount } from '@/lib/format/money';
 import { formatDateTime, formatUtc, yearIn } from '@/lib/format/dates';
@@ -128,9 +130,9 @@ export function collectionColumns({
         return (
           <span className={people ? 'contact contact-wide' : 'contact'} title={people ? reach : undefined}>
             {/* A search's people link their page: every collection of that contact (contract section 14). */}
-            {people && name && c.id ? (
+            {people && name && isContactId(c.id) ? (
               <a
-                href={`/contacts/${c.id}`}
+                href={contactPath(c.id)}
                 className="text-sky-800 hover:underline dark:text-sky-300"
                 title="All collections for this contact"
               >

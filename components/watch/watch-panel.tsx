@@ -55,7 +55,9 @@ export default function WatchPanel({
   // What the History shows of the changes this watch saw (the index records each: contract section 14);
   // null while the index has none (off, or not yet written), when the fields' own diff is listed instead.
   const [seen, setSeen] = useState<HistoryEntry[] | null>(null);
-  const [startedAt] = useState(() => new Date(Date.now() - 1000).toISOString());
+  // The newest entry already shown (at first: when the watch began, on this browser's clock, a second
+  // early): each change lists only what is newer.
+  const shownUpTo = useRef(new Date(Date.now() - 1000).toISOString());
   const [now, setNow] = useState(() => Date.now());
   const [notify, setNotify] = useState<NotificationPermission | 'unsupported'>(() =>
     typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
@@ -123,10 +125,14 @@ export default function WatchPanel({
           `/api/collections/${encodeURIComponent(collection.id)}/history`,
           { signal: controller.signal },
         );
-        const since = data.filter((entry) => entry.seenAt >= startedAt);
-        if (since.length) return setSeen(since);
+        const since = data.filter((entry) => entry.seenAt > shownUpTo.current);
+        if (since.length) {
+          shownUpTo.current = since[0]!.seenAt; // newest first
+          return setSeen(since);
+        }
       }
     };
+    setSeen(null);
     look().catch(() => setSeen(null));
     return () => controller.abort();
     // Once per change.

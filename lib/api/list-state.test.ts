@@ -198,6 +198,7 @@ describe('filters and sort (the index)', () => {
     ['change=>completed', 'change'],
     ['changedSince=2026-11-24', 'changedSince'],
     ['changedSince=2026-11-24T25:00Z', 'changedSince'],
+    ['changedSince=2026-02-30T10:00Z', 'changedSince'],
   ])('refuses %s, naming %s', (query, param) => {
     const result = strictQuery(query);
     expect(result.ok).toBe(false);

@@ -188,7 +188,8 @@ const changeField = optional<StatusChange>(
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{3})?)?Z$/;
 const instantField = optional(
   'changedSince must be a UTC time as YYYY-MM-DDTHH:MMZ (seconds optional)',
-  (raw) => (INSTANT.test(raw) && !Number.isNaN(Date.parse(raw)) ? raw : INVALID),
+  // A real day and time: Date.parse rolls 30 February over to March, the calendar check does not.
+  (raw) => (INSTANT.test(raw) && isCalendarDate(raw.slice(0, 10)) && !Number.isNaN(Date.parse(raw)) ? raw : INVALID),
   String,
 );
 

@@ -42,6 +42,8 @@ describe('a view’s query, as saved (strict)', () => {
     expect(parseViewQuery('amountMin=12.5')).toMatchObject({ ok: false, param: 'query.amountMin' });
     expect(parseViewQuery('sort=name')).toMatchObject({ ok: false, param: 'query.sort' });
     expect(parseViewQuery('createdFrom=2026-02-30')).toMatchObject({ ok: false, param: 'query.createdFrom' });
+    // A contact's collections are its page's, never a saved view's.
+    expect(parseViewQuery('contact=contact_8Hq2')).toMatchObject({ ok: false, param: 'query.contact' });
     expect(parseViewQuery('page=2')).toMatchObject({ ok: false, param: 'query.page' });
     expect(parseViewQuery('limit=25')).toMatchObject({ ok: false, param: 'query.limit' });
     expect(parseViewQuery('hack=1')).toMatchObject({ ok: false, param: 'query.hack' });

@@ -60,7 +60,8 @@ export function nameProblem(raw: string): string | null {
 }
 
 /** The list parameters a view keeps (everything of the list's state but its page and rows per page). */
-const KEPT = Object.keys(filterSchema);
+// Not a contact: its page lists it, and offers no views (a view of one person would open on /collections).
+const KEPT = Object.keys(filterSchema).filter((name) => name !== 'contact');
 
 /**
  * Strict: a view's query as saved. Only the list's filters, search and sort, each valid (the list-state

@@ -247,14 +247,26 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
       }
       return stale.length;
     },
-    /** Deletes this account's history first seen more than `days` ago (HISTORY_RETENTION_DAYS). */
-    /** A full scan that began at `startedAt` completed: contact links are whole when it began after they were kept. */
+    /**
+     * A full scan that began at `startedAt` completed: contact links are whole when it began after they were
+     * kept, and no collection only opened by its id (no scan sees those) still waits for its link.
+     */
     async scanCompleted(startedAt: string): Promise<void> {
       const key = `${CONTACTS_LINKED}:${account}`;
       const linked = await cursorOf(db, key);
-      if (linked?.startsWith('after:') && startedAt >= linked.slice('after:'.length))
+      if (!linked?.startsWith('after:') || startedAt < linked.slice('after:'.length)) return;
+      const unlinked = await db
+        .selectFrom('collection_details')
+        .select('id')
+        .where('account', '=', account)
+        .where('type', '<>', 'integrated')
+        .where((eb) => eb.or([eb('snapshot', 'is', null), eb('snapshot', 'not like', '%"contactId"%')]))
+        .limit(1)
+        .execute();
+      if (!unlinked.length)
         await db.updateTable('index_meta').set({ value: CONTACTS_DONE }).where('key', '=', key).execute();
     },
+    /** Deletes this account's history first seen more than `days` ago (HISTORY_RETENTION_DAYS). */
     async pruneHistory(days: number): Promise<number> {
       const cutoff = new Date((await store.now()) - days * 86_400_000).toISOString();
       const result = await db

@@ -174,7 +174,8 @@ export function createSync(deps: SyncDeps) {
     if (!(await stillLeader())) return;
     const gone = missed.length ? 0 : await store.removeUnseen(state.scan_started_at!);
     await store.analyze();
-    await store.scanCompleted(state.scan_started_at!);
+    // Pages that never answered wrote none of their rows' links: only a whole scan completes them.
+    if (!missed.length) await store.scanCompleted(state.scan_started_at!);
     if (deps.historyRetentionDays !== undefined) await store.pruneHistory(deps.historyRetentionDays);
     if (deps.accountRetentionDays !== undefined) {
       const pruned = await store.pruneAccounts(deps.accountRetentionDays);

@@ -12,6 +12,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const text = textType(db);
   await db.schema.alterTable('collection_history').addColumn('status_from', text).execute();
   await db.schema.alterTable('collection_history').addColumn('status_to', text).execute();
+  // The list's `change` filter without a time: one kind's entries, not the account's whole history.
+  await db.schema
+    .createIndex('collection_history_status')
+    .on('collection_history')
+    .columns(['account', 'status_from', 'status_to', 'seen_at'])
+    .execute();
   const typed = db as unknown as Kysely<{
     collection_history: {
       account: number;
@@ -48,6 +54,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('collection_history_status').execute();
   await db.schema.alterTable('collection_history').dropColumn('status_to').execute();
   await db.schema.alterTable('collection_history').dropColumn('status_from').execute();
 }
