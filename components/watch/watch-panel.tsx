@@ -54,10 +54,11 @@ export default function WatchPanel({
   const [state, setState] = useState<WatchState<Collection> | null>(null);
   // What the History shows of the changes this watch saw (the index records each: contract section 14);
   // null while the index has none (off, or not yet written), when the fields' own diff is listed instead.
-  const [seen, setSeen] = useState<HistoryEntry[] | null>(null);
-  // The newest entry already shown (at first: when the watch began, on this browser's clock, a second
+  const [seen, setSeen] = useState<{ at: number; entries: HistoryEntry[] } | null>(null);
+  const [startedAt] = useState(() => new Date(Date.now() - 1000).toISOString());
+  // The newest entry already shown (before any: when the watch began, on this browser's clock, a second
   // early): each change lists only what is newer.
-  const shownUpTo = useRef(new Date(Date.now() - 1000).toISOString());
+  const shownUpTo = useRef<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [notify, setNotify] = useState<NotificationPermission | 'unsupported'>(() =>
     typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
@@ -125,15 +126,14 @@ export default function WatchPanel({
           `/api/collections/${encodeURIComponent(collection.id)}/history`,
           { signal: controller.signal },
         );
-        const since = data.filter((entry) => entry.seenAt > shownUpTo.current);
+        const since = data.filter((entry) => entry.seenAt > (shownUpTo.current ?? startedAt));
         if (since.length) {
           shownUpTo.current = since[0]!.seenAt; // newest first
-          return setSeen(since);
+          return setSeen({ at: changedAt, entries: since });
         }
       }
     };
-    setSeen(null);
-    look().catch(() => setSeen(null));
+    look().catch(() => undefined); // no History (index off): the fields' diff stays
     return () => controller.abort();
     // Once per change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -174,12 +174,12 @@ export default function WatchPanel({
           </Button>
         ) : null}
       </div>
-      {state.changes.length && seen ? (
+      {state.changes.length && seen?.at === state.changedAt ? (
         <div>
           <p className="text-xs font-medium">
             Changed {state.changedAt ? `${seconds(now - state.changedAt)} s ago` : ''}, as the History shows it:
           </p>
-          {seen.map((entry) => (
+          {seen.entries.map((entry) => (
             <HistoryChanges
               key={entry.seenAt}
               changes={entry.changes}
