@@ -23,6 +23,12 @@ const step = (text: string) => console.log(`\n=== image smoke: ${text}`);
 const node = (args: string[], options: Parameters<typeof execFileSync>[2] = {}) =>
   execFileSync(process.execPath, args, { stdio: 'inherit', ...options });
 
+/** The deployment smoke (e2e/remote.spec.ts, `@remote`) against what answers on `base`. */
+const smoke = () =>
+  node([binPath('@playwright/test', 'playwright'), 'test', '--config', 'playwright.remote.config.ts'], {
+    env: { ...process.env, E2E_BASE_URL: base },
+  });
+
 step('the standalone build (NEXT_OUTPUT=standalone), as the Dockerfile builds it');
 node([binPath('next'), 'build'], {
   env: { ...process.env, NEXT_OUTPUT: 'standalone', NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: '1' },
@@ -95,9 +101,7 @@ try {
   console.log('healthy');
 
   step('the deployment smoke (@remote) against it');
-  node([binPath('@playwright/test', 'playwright'), 'test', '--config', 'playwright.remote.config.ts'], {
-    env: { ...process.env, E2E_BASE_URL: base },
-  });
+  smoke();
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);
@@ -144,9 +148,7 @@ if (!engine) {
       if (Date.now() > deadline) throw new Error('the container did not get ready');
       await new Promise((r) => setTimeout(r, 1000));
     }
-    node([binPath('@playwright/test', 'playwright'), 'test', '--config', 'playwright.remote.config.ts'], {
-      env: { ...process.env, E2E_BASE_URL: base },
-    });
+    smoke();
   } catch (error) {
     failed = true;
     console.error(error instanceof Error ? error.message : error);

@@ -114,31 +114,21 @@ export function AppHeader({
   );
 }
 
-/** The main navigation's links (the same in the row and in the Menu). */
+/** The main navigation's links (the same in the row and in the Menu); admins also see the audit log and status. */
+const MAIN_LINKS = [
+  ['/collections', 'Collections', false],
+  ['/overview', 'Overview', false],
+  ['/lookup', 'Lookup', false],
+  ['/audit', 'Audit', true],
+  ['/status', 'Status', true],
+] as const;
+
 function MainLinks({ admin }: { admin: boolean }) {
-  return (
-    <>
-      <Link href="/collections" className={navLink}>
-        Collections
-      </Link>
-      <Link href="/overview" className={navLink}>
-        Overview
-      </Link>
-      <Link href="/lookup" className={navLink}>
-        Lookup
-      </Link>
-      {admin ? (
-        <>
-          <Link href="/audit" className={navLink}>
-            Audit
-          </Link>
-          <Link href="/status" className={navLink}>
-            Status
-          </Link>
-        </>
-      ) : null}
-    </>
-  );
+  return MAIN_LINKS.filter(([, , adminOnly]) => admin || !adminOnly).map(([href, text]) => (
+    <Link key={href} href={href} className={navLink}>
+      {text}
+    </Link>
+  ));
 }
 
 /** A pinned view's count, when it comes (the index counts it; cached a while). */
