@@ -83,7 +83,7 @@ describe.each(storeKinds())('on $name', (kind) => {
    * count.
    */
   async function walkedAsLooked(q: string, filters: typeof noFilters, pageNumber: number, limit: number) {
-    const [walked, short, looked, unread, merged] = await Promise.all([
+    const [walked, short, looked, unread, merged, large] = await Promise.all([
       createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: 1, walkReadsAtMost: 12 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: Infinity }).search(q, filters, pageNumber, limit),
@@ -91,6 +91,8 @@ describe.each(storeKinds())('on $name', (kind) => {
       createQueries(store, { walkFrom: Infinity, fragmentInlineAtMost: 0 }).search(q, filters, pageNumber, limit),
       // Two words' forms merged as sets, not looked up as pairs (too many forms to pair).
       createQueries(store, { walkFrom: Infinity, pairsAtMost: 0 }).search(q, filters, pageNumber, limit),
+      // A single word's one large form counted by its key range, the other matches grouped (`rankSizes`).
+      createQueries(store, { walkFrom: 1, largeForm: 2 }).search(q, filters, pageNumber, limit),
     ]);
     const seen = (page: typeof walked) => ({
       q,
@@ -104,6 +106,7 @@ describe.each(storeKinds())('on $name', (kind) => {
     expect(seen(short)).toEqual(seen(looked));
     expect(seen(unread)).toEqual(seen(looked));
     expect(seen(merged)).toEqual(seen(looked));
+    expect(seen(large)).toEqual(seen(looked));
     return [walked, looked] as const;
   }
 
@@ -436,6 +439,54 @@ describe.each(storeKinds())('on $name', (kind) => {
           [4, 1],
         ] as const)
           await walkedAsLooked(q, noFilters, pageNumber, limit);
+    });
+
+    it("counts a word's ranks the same when its one large form is counted by its range: a record holding the word and the form is counted once, at the word's rank", async () => {
+      const named = (id: string, first: string, last: string, day: number) =>
+        collection(id, {
+          reference: `RANK-${id}`,
+          contact: contact(first, last, `${id}@example.org`, '+234 803 000 0000'),
+          createdAt: `2026-10-${String(day).padStart(2, '0')}T10:00:00.000Z`,
+        });
+      await store.upsert(
+        [
+          named('pay_r1', 'Amak', 'Amaka', 1),
+          named('pay_r2', 'Amaka', 'Obi', 2),
+          named('pay_r3', 'Ngozi', 'Amaka', 3),
+          named('pay_r4', 'Amaka', 'Eze', 4),
+          named('pay_r5', 'Amakiri', 'Bello', 5),
+          named('pay_r6', 'Amak', 'Musa', 6),
+          named('pay_r7', 'Amakiri', 'Amaka', 7),
+        ],
+        '2026-11-20T00:00:00.000Z',
+      );
+      const ranks = async (queries: ReturnType<typeof createQueries>) => {
+        const page = await queries.search('amak', noFilters, 1, 20);
+        return { count: page.count, rows: page.data.map((hit) => [hit.id, hit.matched]) };
+      };
+      const counted = await ranks(createQueries(store, { walkFrom: 1, largeForm: 3 }));
+      expect(counted).toEqual(await ranks(createQueries(store, { walkFrom: 1, largeForm: Infinity })));
+      expect(counted).toEqual(await ranks(createQueries(store, { walkFrom: Infinity })));
+      // The exact word first (newest first), then its start: Amaka (4 records, the large form) and Amakiri.
+      expect(counted).toEqual({
+        count: 7,
+        rows: [
+          ['pay_r6', ['name']],
+          ['pay_r1', ['name']],
+          ['pay_r7', ['namePrefix']],
+          ['pay_r5', ['namePrefix']],
+          ['pay_r4', ['namePrefix']],
+          ['pay_r3', ['namePrefix']],
+          ['pay_r2', ['namePrefix']],
+        ],
+      });
+      for (const [pageNumber, limit] of [
+        [1, 1],
+        [2, 1],
+        [3, 2],
+        [2, 3],
+      ] as const)
+        await walkedAsLooked('amak', noFilters, pageNumber, limit);
     });
 
     it('counts every match on each page of a search, and past its last page', async () => {
