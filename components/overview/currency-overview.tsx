@@ -72,17 +72,17 @@ export function CurrencyOverviewSection({
   const axisMoney = (value: number) => compact.format(minorUnits ? value / 10 ** currencyDigits(c.currency) : value);
   const pending = c.byStatus.find((s) => s.status === 'pending');
   const phrase = rangePhrase(range, overview.range);
-  const bucket: Bucket = chartBucket(overview.range, overview.bucket);
+  const bucket: Bucket = chartBucket(overview.chart, overview.bucket);
   const created = chartPoints(overview.perDay, {
     currency: c.currency,
     field: 'created',
-    range: overview.range,
+    range: overview.chart,
     bucket,
   });
   const completed = chartPoints(overview.perDay, {
     currency: c.currency,
     field: 'completedAmount',
-    range: overview.range,
+    range: overview.chart,
     bucket,
   });
   const createdPeak = peak(created.points);

@@ -79,7 +79,15 @@ export type Overview = {
   range: { from: string | null; to: string };
   /** The last UTC day anything was created or completed (any range); null on an empty index. */
   latestActivity: string | null;
-  /** `day` for 7d/30d/90d; `month` for `all`, or `year` when all time spans more than ten years. */
+  /**
+   * The days the charts span: the range; for `all`, the first to the last day anything was created or
+   * completed (an account whose activity stopped long ago is drawn where its data is, not to today).
+   */
+  chart: { from: string | null; to: string };
+  /**
+   * `day` for 7d/30d/90d; for `all`, chosen from the chart's span: `day` up to 92 days, `month` up to ten
+   * years, `year` past that.
+   */
   bucket: 'day' | 'month' | 'year';
   currencies: CurrencyOverview[];
   perDay: PerDay[];

@@ -11,6 +11,8 @@ import type { IndexStore } from './store';
  */
 const DAY_MS = 86_400_000;
 const MAX_MONTHS = 120;
+/** All time is drawn by day when its data spans at most this many days. */
+const MAX_DAYS = 92;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function rangeDays(range: Exclude<Range, 'all'>, now: number) {
@@ -47,29 +49,38 @@ export function createOverview(store: IndexStore) {
     const all = range === 'all';
     const days = all ? null : rangeDays(range, now);
     const to = dayOf(now);
-    // All time by month, or by year past ten years: a chart of a few hundred points at most.
-    const first = all
-      ? await rollups()
-          .where('grain', '=', 'm')
-          .where('created_count', '!=', 0)
-          .select(sql<string | null>`min(period)`.as('first'))
-          .executeTakeFirst()
-      : null;
-    const firstMonth = first?.first ?? null;
-    const months = firstMonth
-      ? (Number(to.slice(0, 4)) - Number(firstMonth.slice(0, 4))) * 12 +
-        Number(to.slice(5, 7)) -
-        Number(firstMonth.slice(5, 7))
+    // The last day anything was created or completed: a range that holds nothing says where the data is,
+    // and all time is drawn from the first such day to it.
+    const active = () =>
+      rollups()
+        .where('grain', '=', 'd')
+        .where((w) => w.or([w('created_count', '!=', 0), w('completed_count', '!=', 0)]));
+    const [latestRow, firstRow] = await Promise.all([
+      active()
+        .select(sql<string | null>`max(period)`.as('latest'))
+        .executeTakeFirst(),
+      all
+        ? active()
+            .select(sql<string | null>`min(period)`.as('first'))
+            .executeTakeFirst()
+        : null,
+    ]);
+    const latestActivity = latestRow?.latest ?? null;
+    const firstDay = firstRow?.first ?? null;
+    const chart = days
+      ? { from: days.from, to: days.to }
+      : { from: firstDay, to: firstDay && latestActivity ? latestActivity : to };
+    // Buckets from the chart's span: a few weeks of data by day, not one spike in a monthly chart; by
+    // month up to ten years, by year past that (a chart of a few hundred points at most).
+    const spanDays = chart.from ? (Date.parse(chart.to) - Date.parse(chart.from)) / DAY_MS + 1 : 0;
+    const months = chart.from
+      ? (Number(chart.to.slice(0, 4)) - Number(chart.from.slice(0, 4))) * 12 +
+        Number(chart.to.slice(5, 7)) -
+        Number(chart.from.slice(5, 7))
       : 0;
-    const grain = !all ? 'd' : months > MAX_MONTHS ? 'y' : 'm';
+    const grain = !all || spanDays <= MAX_DAYS ? 'd' : months > MAX_MONTHS ? 'y' : 'm';
     const bucket: Overview['bucket'] = grain === 'd' ? 'day' : grain === 'm' ? 'month' : 'year';
 
-    // The last day anything was created or completed: a range that holds nothing says where the data is.
-    const latest = rollups()
-      .where('grain', '=', 'd')
-      .where((w) => w.or([w('created_count', '!=', 0), w('completed_count', '!=', 0)]))
-      .select(sql<string | null>`max(period)`.as('latest'))
-      .executeTakeFirst();
     const [byStatus, current, previous, perDayRows, durations] = await Promise.all([
       rollups()
         .where('grain', '=', 'a')
@@ -80,7 +91,7 @@ export function createOverview(store: IndexStore) {
       days ? sums('d', days.previous.from, days.previous.to) : Promise.resolve(null),
       (() => {
         let q = rollups().where('grain', '=', grain);
-        if (days) q = q.where('period', '>=', days.from).where('period', '<=', days.to);
+        if (grain === 'd' && chart.from) q = q.where('period', '>=', chart.from).where('period', '<=', chart.to);
         return q
           .where((eb) => eb.or([eb('created_count', '!=', 0), eb('completed_amount', '!=', 0)]))
           .select(['period', 'currency', 'status', 'created_count', 'completed_amount'])
@@ -159,8 +170,9 @@ export function createOverview(store: IndexStore) {
       }))
       .sort((a, b) => total(b) - total(a) || a.currency.localeCompare(b.currency));
     return {
-      range: { from: days ? days.from : firstMonth ? `${firstMonth}-01` : null, to: days ? days.to : to },
-      latestActivity: (await latest)?.latest ?? null,
+      range: { from: days ? days.from : firstDay, to: days ? days.to : to },
+      latestActivity,
+      chart,
       bucket,
       currencies: list,
       perDay,

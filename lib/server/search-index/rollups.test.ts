@@ -240,10 +240,39 @@ describe.each(storeKinds())('on $name', (kind) => {
       const o = await createQueries(store).overview('all', NOW);
       expect(o.bucket).toBe('month');
       expect(o.range).toEqual({ from: '2025-01-01', to: '2026-11-23' });
+      // Charted from the first to the last day anything happened.
+      expect(o.chart).toEqual({ from: '2025-01-01', to: '2026-11-22' });
       const ngn = o.currencies[0]!;
       expect(ngn.completed).toEqual({ count: 3, amount: 14_000 });
       expect(ngn.completedPrevious).toBeNull();
       expect(o.perDay.filter((d) => d.currency === 'NGN' && d.date === '2026-11-01')).toHaveLength(2);
+    });
+
+    it('draws all time by day where its data spans a few weeks, ending at the last activity, not today', async () => {
+      // Without the one old record (its roll-ups rebuilt from the rows when the store opens again).
+      await store.db.deleteFrom('collections').where('id', '=', 'pay_6').execute();
+      await store.db.deleteFrom('rollups').execute();
+      await store.db.deleteFrom('index_meta').where('key', '=', 'rollups').execute();
+      await store.close();
+      store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: 'acct_test' });
+      // Every record of this account is from November 2026; seen from a year later, all time is still those days.
+      const later = Date.parse('2027-12-01T12:00:00.000Z');
+      const o = await createQueries(store).overview('all', later);
+      expect(o.bucket).toBe('day');
+      expect(o.range).toEqual({ from: '2026-11-10', to: '2027-12-01' });
+      expect(o.chart).toEqual({ from: '2026-11-10', to: '2026-11-22' });
+      expect(o.latestActivity).toBe('2026-11-22');
+      expect(o.perDay.filter((d) => d.currency === 'NGN').map((d) => d.date)).toEqual([
+        '2026-11-10',
+        '2026-11-12',
+        '2026-11-15',
+        '2026-11-18',
+        '2026-11-20',
+        '2026-11-22',
+      ]);
+      // The last 30 days of that later date hold nothing: the range is drawn as it is, by day.
+      const month = await createQueries(store).overview('30d', later);
+      expect([month.bucket, month.chart, month.perDay]).toEqual(['day', month.range, []]);
     });
 
     it('reads all time by year when it spans more than ten years', async () => {
