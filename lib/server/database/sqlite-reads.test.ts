@@ -71,4 +71,18 @@ describe("the index's SQLite reads, on threads of their own", () => {
       await reads.destroy();
     }
   });
+
+  it('fails a read at once, saying why, while its file cannot be opened, and answers once it can', async () => {
+    const later = join(dir, 'not-yet.sqlite');
+    const reads = sqliteReads(later, { threads: 1, timeoutMs: 200 });
+    try {
+      await expect(reads.selectFrom('index_meta').select('key').execute()).rejects.toThrow(/unable to open|not-yet/i);
+      const db = new Database(later);
+      db.exec(`create table index_meta (key text primary key, value text not null)`);
+      db.close();
+      expect(await reads.selectFrom('index_meta').select('key').execute()).toEqual([]);
+    } finally {
+      await reads.destroy();
+    }
+  });
 });

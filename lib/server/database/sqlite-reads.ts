@@ -12,7 +12,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type { AppDatabase } from './schema';
-import type { ReadAnswer, ReadJob } from './sqlite-read-worker';
+import type { ReadAnswer, ReadJob, ReadStartFailure } from './sqlite-read-worker';
 
 /**
  * The index's SQLite reads off the request thread: a Kysely dialect whose statements run on a small pool of
@@ -59,7 +59,12 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
         )
       : new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path }, resourceLimits });
     const thread: Thread = { worker, ready: false, busy: null, timer: null };
-    worker.on('message', (answer: ReadAnswer | 'ready') => {
+    worker.on('message', (answer: ReadAnswer | ReadStartFailure | 'ready') => {
+      if (typeof answer === 'object' && 'failed' in answer) {
+        replace(thread, Object.assign(new Error(answer.failed.message), { code: answer.failed.code }));
+        void worker.terminate();
+        return;
+      }
       if (answer === 'ready') {
         thread.ready = true;
         pump();
@@ -85,7 +90,12 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
     thread.busy = null;
   }
 
-  /** A thread that died or was ended: its statement fails, a new thread takes its place. */
+  /**
+   * A thread that died or was ended: its statement fails, a new thread takes its place. One that died
+   * before it was ready (its file or its module could not be opened) fails every statement waiting, with
+   * why, and is replaced at the next read: waiting on threads that fail the same way hung a page for good,
+   * and spawning them again at once was a loop.
+   */
   function replace(thread: Thread, error: Error) {
     const index = pool.indexOf(thread);
     if (index < 0) return;
@@ -93,6 +103,10 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
     settle(thread);
     pool.splice(index, 1);
     pending?.reject(error);
+    if (!thread.ready) {
+      for (const waiting of queue.splice(0)) waiting.reject(error);
+      return;
+    }
     if (!closed) pool.push(spawn());
     pump();
   }
@@ -124,6 +138,8 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
   return {
     run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
       if (closed) return Promise.reject(new Error('The index reads are closed'));
+      // Threads that failed to start are tried again now.
+      while (pool.length < threads) pool.push(spawn());
       return new Promise((resolve, reject) => {
         queue.push({ job: { id: nextId++, sql, parameters: [...parameters] }, resolve, reject });
         pump();
