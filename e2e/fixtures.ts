@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import type { Fixtures } from '../sandbox/fixtures';
 import { E2E, SANDBOX_KEYS } from './env';
 
@@ -60,6 +60,20 @@ export async function expectHydrated(locator: Locator): Promise<void> {
       message: 'element hydrated by React',
     })
     .toBe(true);
+}
+
+/**
+ * A page of a browser signed in to the OpenID Connect dashboard as `email` (any password): a context of its
+ * own (axe needs one), as a second person's browser is.
+ */
+export async function signedIn(browser: Browser, email: string): Promise<Page> {
+  const page = await (await browser.newContext({ baseURL: E2E.oidcURL })).newPage();
+  await page.goto('/collections');
+  await page.getByPlaceholder('Enter any login').fill(email);
+  await page.getByPlaceholder('and password').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await expect(page.getByRole('region', { name: 'Collections table' })).toBeVisible();
+  return page;
 }
 
 /** Waits until a dashboard (the e2e one unless `origin` names another) reports its search index ready. */

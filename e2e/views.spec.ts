@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { E2E } from './env';
-import { expect, expectHydrated, indexReady, test } from './fixtures';
+import { expect, expectHydrated, indexReady, signedIn, test } from './fixtures';
 
 /**
  * Saved views (contract section 13) on the dashboard that signs people in with OpenID Connect:
@@ -13,17 +13,6 @@ import { expect, expectHydrated, indexReady, test } from './fixtures';
  */
 test.use({ baseURL: E2E.oidcURL });
 test.describe.configure({ mode: 'serial' });
-
-async function signIn(browser: Browser, email: string): Promise<Page> {
-  // A context of its own (axe needs one), as a second person's browser is.
-  const page = await (await browser.newContext({ baseURL: E2E.oidcURL })).newPage();
-  await page.goto('/collections');
-  await page.getByPlaceholder('Enter any login').fill(email);
-  await page.getByPlaceholder('and password').fill('any password');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  await expect(page.getByRole('region', { name: 'Collections table' })).toBeVisible();
-  return page;
-}
 
 const table = (page: Page) => page.getByRole('region', { name: 'Collections table' });
 const headers = async (page: Page) =>
@@ -45,7 +34,7 @@ test('a viewer saves a view, opens it again, makes it her default, renames it; a
   const name = `Pending by amount ${run}`;
 
   // 1. Grace filters and sorts, hides two columns, saves.
-  const grace = await signIn(browser, 'grace@example.com');
+  const grace = await signedIn(browser, 'grace@example.com');
   await indexReady(grace.request);
   await grace.goto('/collections?status=pending&sort=-amount&limit=25');
   await expect(table(grace).getByRole('row').nth(1)).toBeVisible();
@@ -148,7 +137,7 @@ test('a viewer saves a view, opens it again, makes it her default, renames it; a
   ]);
 
   // 6. The admin does not see her view; his own is hers to see only once he shares it, and read-only to her.
-  const admin = await signIn(browser, 'admin@example.com');
+  const admin = await signedIn(browser, 'admin@example.com');
   expect((await admin.request.get(`/api/views/${viewId}`)).status()).toBe(404);
   const team = `On hold this week ${run}`;
   await admin.goto('/collections?status=on_hold');
@@ -247,7 +236,7 @@ test('a viewer saves a view, opens it again, makes it her default, renames it; a
 test('the views API refuses bad input by name, other accounts’ and other people’s views, and writes from other sites', async ({
   browser,
 }) => {
-  const grace = await signIn(browser, 'grace@example.com');
+  const grace = await signedIn(browser, 'grace@example.com');
   const post = (data: unknown, headers: Record<string, string> = {}) =>
     grace.request.post('/api/views', { data, headers });
   const expect400 = async (data: unknown, message: RegExp) => {

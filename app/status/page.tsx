@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import { unauthorized } from 'next/navigation';
 import pkg from '@/package.json';
 import { DateTime } from '@/components/ui/date-time';
-import { requestContext } from '@/lib/server/context';
+import { isAdmin, requestContext } from '@/lib/server/context';
+import type { DriftEntry } from '@/lib/server/observability/drift';
+import { AcknowledgeDrift } from '@/components/status/acknowledge-drift';
 import { readiness } from '@/lib/server/reads/readiness';
 import { runtime } from '@/lib/server/runtime';
 import { getConfig } from '@/lib/server/env';
@@ -23,6 +25,9 @@ const term = 'text-zinc-600 dark:text-zinc-400';
 export default async function StatusPage() {
   await requestContext().catch(() => unauthorized());
   const [ready, index, drift] = await Promise.all([readiness(), runtime().index.status(), runtime().drift.report()]);
+  const admin = isAdmin(await requestContext());
+  const fresh = drift.entries.filter((d) => !d.baseline);
+  const baseline = drift.entries.filter((d) => d.baseline);
   const window = runtime().metrics.upstreamWindow();
   const { store, syncing } = runtime().index.whereAndWho();
   const check = (name: 'upstream' | 'index') => ready.checks.find((c) => c.name === name)!.ok;
@@ -161,39 +166,124 @@ export default async function StatusPage() {
         <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
           Fields the seed does not describe and values of its open sets it does not name, as the upstream sends them.
         </p>
-        {drift.length === 0 ? (
+        {drift.entries.length === 0 ? (
           <p className="text-sm">Nothing yet: everything the upstream sent is described by the seed.</p>
         ) : (
-          <PlainTable
-            label="Schema drift"
-            caption="Schema drift, most recently seen first"
-            headers={['Kind', 'Path', 'Value', 'Count', 'First seen', 'Last seen', 'Example']}
-          >
-            {drift.map((d) => (
-              <tr key={`${d.kind}|${d.path}|${d.value ?? ''}`}>
-                <td>{d.kind}</td>
-                <td className="font-mono text-xs">{d.path}</td>
-                <td className="font-mono text-xs">{d.value ?? '—'}</td>
-                <td className="tabular-nums">{nf.format(d.count)}</td>
-                <td>
-                  <DateTime iso={d.firstSeen} short />
-                </td>
-                <td>
-                  <DateTime iso={d.lastSeen} short />
-                </td>
-                <td className="font-mono text-xs">
-                  <a
-                    className="link-strong"
-                    href={d.exampleId.startsWith('prv_') ? `/providers/${d.exampleId}` : `/collections/${d.exampleId}`}
-                  >
-                    {d.exampleId}
-                  </a>
-                </td>
-              </tr>
-            ))}
-          </PlainTable>
+          <>
+            <p className="mb-3 text-sm">
+              {drift.baselineAt ? (
+                <>
+                  New since the baseline: what the upstream had sent by the end of the first whole sync (
+                  <DateTime iso={drift.baselineAt} short />) is listed apart, with what an admin acknowledged.
+                </>
+              ) : (
+                'No baseline yet: the first whole sync sets it. Until then every entry is new.'
+              )}
+            </p>
+            {fresh.length === 0 ? (
+              <p className="text-sm">Nothing new since the baseline.</p>
+            ) : (
+              <DriftTable
+                label="New schema drift"
+                caption={`New schema drift: ${fresh.length} ${fresh.length === 1 ? 'entry' : 'entries'}, most recently seen first`}
+                entries={fresh}
+                acknowledge={admin}
+              />
+            )}
+            {baseline.length > 0 ? (
+              <details className="mt-4">
+                <summary className="cursor-pointer text-sm font-medium">
+                  Baseline: {baseline.length} {baseline.length === 1 ? 'entry' : 'entries'} the upstream has always
+                  sent, or acknowledged
+                </summary>
+                <DriftTable
+                  label="Schema drift baseline"
+                  caption="Schema drift baseline, most recently seen first"
+                  entries={baseline}
+                  className="mt-2"
+                />
+              </details>
+            ) : null}
+          </>
         )}
       </section>
     </>
+  );
+}
+
+/** Entries of the drift report: new ones with their first-seen time first, and Acknowledge for admins. */
+function DriftTable({
+  label,
+  caption,
+  entries,
+  acknowledge = false,
+  className,
+}: {
+  label: string;
+  caption: string;
+  entries: DriftEntry[];
+  acknowledge?: boolean;
+  className?: string;
+}) {
+  const acknowledged = entries.some((d) => d.acknowledged);
+  return (
+    <PlainTable
+      label={label}
+      caption={caption}
+      className={className}
+      headers={[
+        'Kind',
+        'Path',
+        'Value',
+        'Count',
+        'First seen',
+        'Last seen',
+        'Example',
+        ...(acknowledged ? ['Acknowledged'] : []),
+        ...(acknowledge ? ['Action'] : []),
+      ]}
+    >
+      {entries.map((d) => (
+        <tr
+          key={`${d.kind}|${d.path}|${d.value ?? ''}`}
+          className={d.baseline ? undefined : 'bg-amber-50 dark:bg-amber-950/40'}
+        >
+          <td>{d.kind}</td>
+          <td className="font-mono text-xs">{d.path}</td>
+          <td className="font-mono text-xs">{d.value ?? '—'}</td>
+          <td className="tabular-nums">{nf.format(d.count)}</td>
+          <td>
+            <DateTime iso={d.firstSeen} short />
+          </td>
+          <td>
+            <DateTime iso={d.lastSeen} short />
+          </td>
+          <td className="font-mono text-xs">
+            <a
+              className="link-strong"
+              href={d.exampleId.startsWith('prv_') ? `/providers/${d.exampleId}` : `/collections/${d.exampleId}`}
+            >
+              {d.exampleId}
+            </a>
+          </td>
+          {acknowledged ? (
+            <td>
+              {d.acknowledged ? (
+                <>
+                  {d.acknowledged.by}, <DateTime iso={d.acknowledged.at} short />
+                </>
+              ) : (
+                '—'
+              )}
+            </td>
+          ) : null}
+          {acknowledge ? (
+            <td>
+              <AcknowledgeDrift kind={d.kind} path={d.path} value={d.value} />
+            </td>
+          ) : null}
+        </tr>
+      ))}
+    </PlainTable>
   );
 }

@@ -18,6 +18,7 @@ export const AUDIT_ACTION_NAMES = [
   'access_denied',
   'view_save',
   'view_delete',
+  'drift_acknowledge',
 ] as const;
 
 const text = (max: number) =>

@@ -187,3 +187,24 @@ export const viewUpdateBody = z
 
 export type ViewCreate = z.output<typeof viewCreateBody>;
 export type ViewUpdate = z.output<typeof viewUpdateBody>;
+
+/**
+ * `POST /api/drift`: an admin acknowledges one entry of the schema-drift report (contract section 11), named
+ * as the report names it: a field by its path, a value by its path and the value.
+ */
+export const driftAcknowledgeBody = z
+  .strictObject({
+    kind: z.enum(['field', 'value'], 'Invalid kind: kind must be field or value'),
+    path: z
+      .string('Invalid path: path must be a string')
+      .min(1, 'Invalid path: path must not be empty')
+      .max(200, 'Invalid path: path must be at most 200 characters'),
+    value: z
+      .string('Invalid value: value must be a string')
+      .max(100, 'Invalid value: value must be at most 100 characters')
+      .optional(),
+  })
+  .refine((b) => (b.kind === 'value') === (b.value !== undefined), {
+    path: ['value'],
+    message: 'Invalid value: a value entry names its value, a field entry none',
+  });

@@ -6,7 +6,7 @@ import { filterSchema, listStateSchema, searchStateSchema, type Schema } from '.
 import { overviewSchema } from './overview';
 import { PARAM_DOCS } from './params';
 import { COLUMN_IDS } from './columns';
-import { viewCreateBody, viewUpdateBody } from './inputs';
+import { driftAcknowledgeBody, viewCreateBody, viewUpdateBody } from './inputs';
 
 /**
  * The OpenAPI 3.1 description of the dashboard's own `/api` (contract section
@@ -227,7 +227,7 @@ export function openApiDocument(version: string) {
         SavedViewChange: inputSchema(viewUpdateBody),
         DriftEntry: {
           type: 'object',
-          required: ['kind', 'path', 'count', 'firstSeen', 'lastSeen', 'exampleId'],
+          required: ['kind', 'path', 'count', 'firstSeen', 'lastSeen', 'exampleId', 'baseline'],
           properties: {
             kind: { type: 'string', enum: ['field', 'value'] },
             path: { type: 'string' },
@@ -236,8 +236,17 @@ export function openApiDocument(version: string) {
             firstSeen: { type: 'string' },
             lastSeen: { type: 'string' },
             exampleId: { type: 'string' },
+            baseline: {
+              type: 'boolean',
+              description: 'First seen by the end of the first whole sync, or acknowledged; false: new since',
+            },
+            acknowledged: {
+              type: 'object',
+              properties: { at: { type: 'string' }, by: { type: 'string' } },
+            },
           },
         },
+        DriftAcknowledge: inputSchema(driftAcknowledgeBody),
       },
     },
     security: bearerOrBasic,
@@ -505,6 +514,14 @@ export function openApiDocument(version: string) {
           responses: {
             ...ok('The drift report', envelope({ type: 'array', items: ref('DriftEntry') })),
             ...errors(...GATED),
+          },
+        },
+        post: {
+          summary: 'Acknowledge one entry (admins): it joins the baseline; audited',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('DriftAcknowledge') } } },
+          responses: {
+            ...ok('The drift report', envelope({ type: 'array', items: ref('DriftEntry') })),
+            ...errors('bad_request', ...GATED, 'forbidden_role', 'not_found'),
           },
         },
       },

@@ -1,13 +1,20 @@
-import { assertContext } from '@/lib/server/context';
+import { driftAcknowledgeBody } from '@/lib/api/inputs';
+import { acknowledgeDrift, driftReport } from '@/lib/server/reads/drift';
 import { apiRoute } from '@/lib/server/route';
-import { runtime } from '@/lib/server/runtime';
 
-/** `GET /api/drift` (gated): fields and open-set values the upstream sends that the seed does not describe. */
+/**
+ * `GET /api/drift` (gated): fields and open-set values the upstream sends that the seed does not describe,
+ * each marked `baseline` (first seen by the end of the first whole sync, or acknowledged) or new since.
+ * `POST /api/drift` (admins): acknowledge one entry, which joins the baseline (audited).
+ */
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/drift',
   subject: 'collections',
-  read: async (_input, context) => {
-    assertContext(context);
-    return { status: 'success', message: 'Schema drift', data: await runtime().drift.report() };
+  read: (_input, context) => driftReport(context),
+  write: {
+    POST: {
+      body: driftAcknowledgeBody,
+      run: async ({ body }, context) => ({ body: await acknowledgeDrift(context, body) }),
+    },
   },
 });

@@ -8,8 +8,14 @@ import type { Generated } from 'kysely';
  * (text timestamps in one ISO form, integers, text tokens), so the same queries
  * and migrations run on SQLite and PostgreSQL.
  */
+/** index_meta's key of the drift report's baseline: when the dashboard's first whole sync ended (drift.ts). */
+export const DRIFT_BASELINE_KEY = 'drift_baseline';
+
 export type AppDatabase = {
-  /** The index's marks: the secret's check value, the roll-ups' version, the name-pair backfill's cursor. */
+  /**
+   * The index's marks: the secret's check value, the roll-ups' version, the name-pair backfill's cursor;
+   * and `drift_baseline`, when the first whole sync ended (the drift report's baseline, never emptied).
+   */
   index_meta: { key: string; value: string };
   /** Schema drift (lib/server/observability/drift.ts): never emptied with the index. */
   drift: {
@@ -21,6 +27,9 @@ export type AppDatabase = {
     first_seen: string;
     last_seen: string;
     example_id: string;
+    /** When an admin acknowledged it (it joins the baseline), and who: null until then. */
+    acknowledged_at: string | null;
+    acknowledged_by: string | null;
   };
   /** Who saw what (lib/server/audit): append-only, never emptied with the index. */
   audit_entries: {

@@ -2,6 +2,7 @@ import 'server-only';
 import { driftOf, type DriftObservation } from '@/lib/api/drift';
 import type { Clock } from '../clock';
 import type { AppDb } from '../database/connect';
+import { DRIFT_BASELINE_KEY } from '../database/schema';
 
 /**
  * Collects schema drift from every upstream answer the dashboard parses (the
@@ -9,7 +10,20 @@ import type { AppDb } from '../database/connect';
  * the `drift` table every 30 s (counts added, first and last seen kept), so
  * the report outlives restarts and replicas add up.
  */
-export type DriftEntry = DriftObservation & { count: number; firstSeen: string; lastSeen: string; exampleId: string };
+type Seen = DriftObservation & { count: number; firstSeen: string; lastSeen: string; exampleId: string };
+export type DriftEntry = Seen & {
+  /**
+   * Part of the account's baseline: first seen by the end of the dashboard's first whole sync (what the
+   * upstream has always sent), or acknowledged by an admin. The rest is new since, and highlighted.
+   */
+  baseline: boolean;
+  acknowledged?: { at: string; by: string };
+};
+export type DriftReport = {
+  entries: DriftEntry[];
+  /** When the first whole sync ended (the baseline's end); null until then (or with the index off). */
+  baselineAt: string | null;
+};
 const keyOf = (o: DriftObservation) => `${o.kind}|${o.path}|${o.value ?? ''}`;
 
 const FLUSH_MS = 30_000;
@@ -20,7 +34,7 @@ export function createDriftCollector(deps: {
   clock: Clock;
   log: { error: (obj: object, msg: string) => void };
 }) {
-  const pending = new Map<string, DriftEntry>();
+  const pending = new Map<string, Seen>();
   let timer = false;
   const database = () => deps.database().catch(() => null);
 
@@ -98,21 +112,47 @@ export function createDriftCollector(deps: {
       }
     },
     flush,
-    /** The report: what was saved, with what is still in memory written first. */
-    async report(): Promise<DriftEntry[]> {
+    /** The report: what was saved, with what is still in memory written first; the baseline apart. */
+    async report(): Promise<DriftReport> {
       await flush();
       const db = await database();
-      if (!db) return [];
-      const rows = await db.selectFrom('drift').selectAll().orderBy('last_seen', 'desc').orderBy('path').execute();
-      return rows.map((r) => ({
-        kind: r.kind as DriftObservation['kind'],
-        path: r.path,
-        ...(r.kind === 'value' ? { value: r.value } : {}),
-        count: r.count,
-        firstSeen: r.first_seen,
-        lastSeen: r.last_seen,
-        exampleId: r.example_id,
-      }));
+      if (!db) return { entries: [], baselineAt: null };
+      const [rows, mark] = await Promise.all([
+        db.selectFrom('drift').selectAll().orderBy('last_seen', 'desc').orderBy('path').execute(),
+        db.selectFrom('index_meta').select('value').where('key', '=', DRIFT_BASELINE_KEY).executeTakeFirst(),
+      ]);
+      const baselineAt = mark?.value ?? null;
+      return {
+        baselineAt,
+        entries: rows.map((r) => ({
+          kind: r.kind as DriftObservation['kind'],
+          path: r.path,
+          ...(r.kind === 'value' ? { value: r.value } : {}),
+          count: r.count,
+          firstSeen: r.first_seen,
+          lastSeen: r.last_seen,
+          exampleId: r.example_id,
+          baseline: Boolean(r.acknowledged_at) || (baselineAt !== null && r.first_seen <= baselineAt),
+          ...(r.acknowledged_at ? { acknowledged: { at: r.acknowledged_at, by: r.acknowledged_by ?? '' } } : {}),
+        })),
+      };
+    },
+    /**
+     * An admin acknowledges an entry: it joins the baseline (kept with when and by whom). False when the
+     * report has no such entry.
+     */
+    async acknowledge(entry: DriftObservation, by: string): Promise<boolean> {
+      await flush();
+      const db = await database();
+      if (!db) throw new Error('The drift report cannot be read: the database is not open.');
+      const result = await db
+        .updateTable('drift')
+        .set({ acknowledged_at: new Date(deps.clock.now()).toISOString(), acknowledged_by: by })
+        .where('kind', '=', entry.kind)
+        .where('path', '=', entry.path)
+        .where('value', '=', entry.value ?? '')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
   };
 }

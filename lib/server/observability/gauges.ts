@@ -10,7 +10,7 @@ import type { Metrics } from './metrics';
 type Parts = {
   metrics: Metrics;
   index: { status(): Promise<{ indexed: number; coverage: number; asOf: string | null; state: string }> };
-  drift: { report(): Promise<{ kind: string }[]> };
+  drift: { report(): Promise<{ entries: { kind: string; baseline: boolean }[] }> };
   audit: { counters(): { written: number; dropped: number; pending: number; failedWrites: number } };
   clock: { now(): number };
 };
@@ -36,9 +36,20 @@ export function registerScrapeGauges({ metrics, index, drift, audit, clock }: Pa
     'Schema-drift report rows: fields and values the seed does not describe',
     ['kind'],
     async (g) => {
-      const report = await drift.report();
-      g.set({ kind: 'field' }, report.filter((d) => d.kind === 'field').length);
-      g.set({ kind: 'value' }, report.filter((d) => d.kind === 'value').length);
+      const { entries } = await drift.report();
+      g.set({ kind: 'field' }, entries.filter((d) => d.kind === 'field').length);
+      g.set({ kind: 'value' }, entries.filter((d) => d.kind === 'value').length);
+    },
+  );
+  gauge(
+    'dashboard_drift_new_entries',
+    'Schema-drift report rows new since the baseline (the first whole sync) and not acknowledged: worth a look',
+    ['kind'],
+    async (g) => {
+      const { entries } = await drift.report();
+      const fresh = entries.filter((d) => !d.baseline);
+      g.set({ kind: 'field' }, fresh.filter((d) => d.kind === 'field').length);
+      g.set({ kind: 'value' }, fresh.filter((d) => d.kind === 'value').length);
     },
   );
   gauge('dashboard_audit_entries', 'Audit log entries by what became of them', ['fate'], (g) => {

@@ -2,7 +2,7 @@ import 'server-only';
 import { sql, type Transaction } from 'kysely';
 import type { AppDb } from '../database/connect';
 import { lockIndexWrites } from '../database/dialect';
-import type { AppDatabase } from '../database/schema';
+import { DRIFT_BASELINE_KEY, type AppDatabase } from '../database/schema';
 import {
   namePairTokens,
   phoneCountries,
@@ -248,10 +248,16 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
       return stale.length;
     },
     /**
-     * A full scan that began at `startedAt` completed: contact links are whole when it began after they were
+     * A full scan that began at `startedAt` completed: the first one sets the drift report's baseline; contact links are whole when it began after they were
      * kept, and no collection only opened by its id (no scan sees those) still waits for its link.
      */
     async scanCompleted(startedAt: string): Promise<void> {
+      // The drift report's baseline: what the upstream sent up to the first whole sync (kept once, for good).
+      await db
+        .insertInto('index_meta')
+        .values({ key: DRIFT_BASELINE_KEY, value: new Date(await store.now()).toISOString() })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
       const key = `${CONTACTS_LINKED}:${account}`;
       const linked = await cursorOf(db, key);
       if (!linked?.startsWith('after:') || startedAt < linked.slice('after:'.length)) return;

@@ -18,6 +18,7 @@ import * as m0015 from './0015-saved-views';
 import * as m0016 from './0016-account-identity';
 import * as m0017 from './0017-history';
 import * as m0018 from './0018-status-changes';
+import * as m0019 from './0019-drift-acknowledged';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-account-identity': m0016,
   '0017-history': m0017,
   '0018-status-changes': m0018,
+  '0019-drift-acknowledged': m0019,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
