@@ -22,6 +22,11 @@ export type StoreContext = {
   keys: BlindKeys;
   /** The name words whose forgiving forms this process has written (name-words.ts). */
   words: WordMemory;
+  /**
+   * Whether a changed record's history entry is written (always, but in `npm run bench:history`'s
+   * side-by-side measure of what the history costs the sync's writes).
+   */
+  keepHistory: boolean;
   /** The database's time (database/clock.ts), in ms: what replicas compare with each other. */
   now(): Promise<number>;
   /** A write transaction: on PostgreSQL it first takes the account's write lock (dialect.ts). */
@@ -35,6 +40,7 @@ export function storeContext(
   keys: BlindKeys,
   /** The database's clock, faked (tests): else the database is asked. */
   clock?: () => number,
+  keepHistory = true,
 ): StoreContext {
   const { db, dialect } = connection;
   return {
@@ -45,6 +51,7 @@ export function storeContext(
     accountKey,
     keys,
     words: createWordMemory(),
+    keepHistory,
     now: clock ? async () => clock() : () => databaseNow(db, dialect),
     write: (fn) =>
       db.transaction().execute(async (trx) => {

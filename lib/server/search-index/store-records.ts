@@ -105,7 +105,7 @@ async function writeSlice(
   {
     const rows = slice.map((c) => toRows(keys, account, accountKey, c, seenAt, snapshots.get(c.id)!));
     // What changed since the index's copy, kept as the record's history (a new record has none).
-    const history = slice.flatMap((c) => {
+    const history = (store.keepHistory ? slice : []).flatMap((c) => {
       const before = previous.get(c.id);
       const changes = before ? changesOf(before.held, c, snapshots.get(c.id)!) : [];
       const status = changes.find((change) => change.field === 'status');

@@ -100,6 +100,8 @@ export async function openIndexStore(
     onCarriedOver?: () => void;
     /** The database's clock, faked (tests: replicas' own clocks skewed against it). */
     clock?: () => number;
+    /** False only in `npm run bench:history`: no history entries are written (what they cost, side by side). */
+    keepHistory?: boolean;
   },
 ): Promise<IndexStore> {
   const { keys, account: accountKey } = options;
@@ -185,7 +187,7 @@ export async function openIndexStore(
       .values({ account, scan_page: 1, scan_missed: '[]', scans_completed: 0 })
       .onConflict((oc) => oc.column('account').doNothing())
       .execute();
-    const context = storeContext(connection, account, sealKey ?? accountKey, keys, options.clock);
+    const context = storeContext(connection, account, sealKey ?? accountKey, keys, options.clock, options.keepHistory);
     // History is kept from now on for an account that had none (a new index, a rebuilt one, an upgrade).
     await db
       .insertInto('index_meta')
