@@ -292,8 +292,8 @@ export async function benchIndex(options: {
   }
 
   // 3c. Contacts and history (issue 35). The sandbox's wholesale customer holds every 2,000th record (500
-  // at 1,000,000): found among page 20's contacts (its first is the 2,000th record, give or take the few not
-  // listed) as the one with the most collections. Then twenty pending records of page 1 are paid upstream
+  // at 1,000,000): found among the contacts of pages 20 to 22 (its first is the 2,000th record, give or take
+  // the few not listed and those added at the head since) as the one with the most collections. Then twenty pending records of page 1 are paid upstream
   // and each read once through the dashboard (a live read writes its change through: one history entry each).
   {
     type Row = { id: string; status: string; contact: { id: string } };
