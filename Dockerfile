@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
-# NOT YET VERIFIED (issue 36, item 6): `npm run image:smoke` starts this server as the image would; its /api
-# answers and its HEALTHCHECK passes, but its pages do not finish yet (see the issue's note). Not built here:
-# no container engine runs on these machines.
+# Verified by `npm run image:smoke` (CI's last step): the standalone server laid out and started exactly as
+# this image does (`node start.mjs`, the sandbox beside it), its HEALTHCHECK command, and the deployment
+# smoke (e2e/remote.spec.ts) against it; where a container engine runs, the image itself is built and smoked
+# the same way (none runs on the CI machines: a docker client without a daemon).
 # Collections Console as a container: the standalone Next.js server, as a non-root user, no secret in any
 # layer (API_KEY, INDEX_SECRET, DATABASE_URL, OIDC_* and DASHBOARD_USERS come from the environment at run
 # time). With API_BASE_URL unset it serves the embedded sandbox, for a demo: `docker run -p 3000:3000 IMAGE`.
