@@ -174,6 +174,50 @@ test.describe('/overview', () => {
     await context.close();
   });
 
+  test('draws all time where the data is, from its first to its last day, in buckets chosen from that span', async ({
+    page,
+    request,
+  }) => {
+    type Answer = {
+      data: {
+        range: { from: string; to: string };
+        chart: { from: string; to: string };
+        latestActivity: string;
+        bucket: 'day' | 'month' | 'year';
+      };
+    };
+    const { data } = (await (await request.get('/api/overview?range=all')).json()) as Answer;
+    // The chart ends at the last activity, not today, and starts at the first.
+    expect(data.chart).toEqual({ from: data.range.from, to: data.latestActivity });
+    const days = (Date.parse(data.chart.to) - Date.parse(data.chart.from)) / 86_400_000 + 1;
+    // The sandbox's weeks of data (and whatever the tests added since) by day, not one spike in a month.
+    expect(data.bucket).toBe(days <= 92 ? 'day' : 'month');
+    await page.goto('/overview?range=all');
+    const chart = page.getByRole('figure', { name: new RegExp(`collections created per ${data.bucket}`) }).first();
+    await chart.getByText('Show as table').click();
+    // One row a bucket, from the first day to the last (a day bucket: every day of the span).
+    if (data.bucket === 'day') await expect(chart.getByRole('table').locator('tbody tr')).toHaveCount(days);
+  });
+
+  test('says when a range holds nothing, and offers where the data is', async ({ page, request }) => {
+    type Answer = { data: { perDay: unknown[]; latestActivity: string; range: { to: string } } };
+    const week = ((await (await request.get('/api/overview?range=7d')).json()) as Answer).data;
+    await page.goto('/overview?range=7d');
+    const notice = page.getByRole('status').filter({ hasText: 'Nothing in the last 7 days' });
+    // The sandbox's data is of fixed days (up to 20 Nov 2026, and what the tests add today): a week after it,
+    // the last 7 days hold nothing and the page says where the latest activity is.
+    if (week.perDay.length) await expect(notice).toHaveCount(0);
+    else {
+      await expect(notice).toContainText('Latest activity:');
+      await notice
+        .getByRole('link', { name: /Show the last|All time/ })
+        .first()
+        .click();
+      await expect(page).toHaveURL(/range=(30d|90d|all)/);
+      await expect(page.getByRole('status').filter({ hasText: 'Nothing in the' })).toHaveCount(0);
+    }
+  });
+
   test('ships no chart code to the browser, and no more JS than the list', async ({ browser, baseURL }) => {
     const overview = await firstLoadJs(browser, `${baseURL}/overview`);
     const list = await firstLoadJs(browser, `${baseURL}/collections`);

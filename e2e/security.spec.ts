@@ -163,6 +163,7 @@ test.describe('the gate and headers in every /api route (outside the proxy)', ()
   const WRITES: Record<string, string[]> = {
     '/api/views': ['POST'],
     '/api/views/view_nosuchview': ['PUT', 'DELETE'],
+    '/api/drift': ['POST'],
   };
 
   const expectApiHeaders = (headers: Record<string, string>, where: string) => {
