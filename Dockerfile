@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
-# Verified by `npm run image:smoke` (CI's last step): the standalone server laid out and started exactly as
-# this image does (`node start.mjs`, the sandbox beside it), its HEALTHCHECK command, and the deployment
-# smoke (e2e/remote.spec.ts) against it; where a container engine runs, the image itself is built and smoked
-# the same way (none runs on the CI machines: a docker client without a daemon).
+# `npm run image:smoke` (CI's last step) smokes the server this image runs: the standalone build laid out and
+# started exactly as here (`node start.mjs`, the sandbox beside it), its HEALTHCHECK command, the deployment
+# smoke (e2e/remote.spec.ts). The image itself is built and smoked only where a container engine runs and can
+# pull the base image: none on the CI machines (a docker client without a daemon), so this file's own steps
+# are not exercised there.
 # Collections Console as a container: the standalone Next.js server, as a non-root user, no secret in any
 # layer (API_KEY, INDEX_SECRET, DATABASE_URL, OIDC_* and DASHBOARD_USERS come from the environment at run
 # time). With API_BASE_URL unset it serves the embedded sandbox, for a demo: `docker run -p 3000:3000 IMAGE`.

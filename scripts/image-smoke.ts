@@ -125,7 +125,9 @@ try {
 }
 // The dashboard never prints a key. (The demo sandbox's own banner names its public demo keys, as it does for
 // `npm start`: that line is the sandbox's, not the dashboard's.)
-const leaking = output.split('\n').filter((line) => line.includes('sk_sandbox_') && !line.startsWith('[sandbox] '));
+const leaking = output
+  .split('\n')
+  .filter((line) => line.includes('sk_sandbox_') && !line.startsWith('[sandbox] upstream API on '));
 if (leaking.length) {
   failed = true;
   console.error(`the server's output carries a key, in ${leaking.length} line(s)`);

@@ -4,7 +4,7 @@ import pkg from '@/package.json';
 import { DateTime } from '@/components/ui/date-time';
 import { isAdmin, requestContext } from '@/lib/server/context';
 import type { DriftEntry } from '@/lib/server/observability/drift';
-import { AcknowledgeDrift } from '@/components/status/acknowledge-drift';
+import { AcknowledgeDrift, DRIFT_ANNOUNCE } from '@/components/status/acknowledge-drift';
 import { readiness } from '@/lib/server/reads/readiness';
 import { runtime } from '@/lib/server/runtime';
 import { getConfig } from '@/lib/server/env';
@@ -160,9 +160,11 @@ export default async function StatusPage() {
         </dl>
       </section>
       <section aria-labelledby="drift">
-        <h2 id="drift" className="mb-1 font-semibold">
+        <h2 id="drift" tabIndex={-1} className="mb-1 font-semibold">
           Schema drift
         </h2>
+        {/* What an acknowledgement did, said by its button (components/status/acknowledge-drift.tsx). */}
+        <p id={DRIFT_ANNOUNCE} role="status" className="sr-only" />
         <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
           Fields the seed does not describe and values of its open sets it does not name, as the upstream sends them.
         </p>
@@ -188,6 +190,7 @@ export default async function StatusPage() {
                 caption={`New schema drift: ${fresh.length} ${fresh.length === 1 ? 'entry' : 'entries'}, most recently seen first`}
                 entries={fresh}
                 acknowledge={admin}
+                admin={admin}
               />
             )}
             {baseline.length > 0 ? (
@@ -201,6 +204,7 @@ export default async function StatusPage() {
                   caption="Schema drift baseline, most recently seen first"
                   entries={baseline}
                   className="mt-2"
+                  admin={admin}
                 />
               </details>
             ) : null}
@@ -217,12 +221,15 @@ function DriftTable({
   caption,
   entries,
   acknowledge = false,
+  admin,
   className,
 }: {
   label: string;
   caption: string;
   entries: DriftEntry[];
   acknowledge?: boolean;
+  /** Who acknowledged an entry is an admin's e-mail: shown to admins only. */
+  admin: boolean;
   className?: string;
 }) {
   const acknowledged = entries.some((d) => d.acknowledged);
@@ -270,7 +277,8 @@ function DriftTable({
             <td>
               {d.acknowledged ? (
                 <>
-                  {d.acknowledged.by}, <DateTime iso={d.acknowledged.at} short />
+                  {admin ? `${d.acknowledged.by}, ` : ''}
+                  <DateTime iso={d.acknowledged.at} short />
                 </>
               ) : (
                 '—'

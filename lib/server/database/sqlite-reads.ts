@@ -40,6 +40,9 @@ type Thread = { worker: Worker; ready: boolean; busy: Pending | null; timer: Nod
  * thread is resident memory of its own (two put the dashboard's peak under load at 519 MB, one thread
  * none at 469 MB before them; the budget is 500 MB). A second broad search waits for the first (2 s at most).
  */
+/** How long a reads thread may take to open its file before it is given up on. */
+const START_MS = 15_000;
+
 export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } = {}) {
   const queue: Pending[] = [];
   const pool: Thread[] = [];
@@ -59,6 +62,13 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
         )
       : new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path }, resourceLimits });
     const thread: Thread = { worker, ready: false, busy: null, timer: null };
+    // A thread that neither starts nor fails (its module or its file never loads) is given up on as if it failed.
+    thread.timer = setTimeout(() => {
+      if (thread.ready) return;
+      replace(thread, new Error(`The index reads thread did not start within ${START_MS} ms`));
+      void worker.terminate();
+    }, START_MS);
+    thread.timer.unref();
     worker.on('message', (answer: ReadAnswer | ReadStartFailure | 'ready') => {
       if (typeof answer === 'object' && 'failed' in answer) {
         replace(thread, Object.assign(new Error(answer.failed.message), { code: answer.failed.code }));
@@ -66,6 +76,7 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
         return;
       }
       if (answer === 'ready') {
+        settle(thread);
         thread.ready = true;
         pump();
         return;
@@ -104,7 +115,9 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
     pool.splice(index, 1);
     pending?.reject(error);
     if (!thread.ready) {
-      for (const waiting of queue.splice(0)) waiting.reject(error);
+      // Threads that did start serve what waits; with none, it fails now.
+      if (!pool.some((t) => t.ready)) for (const waiting of queue.splice(0)) waiting.reject(error);
+      pump();
       return;
     }
     if (!closed) pool.push(spawn());

@@ -1,4 +1,5 @@
 import 'server-only';
+import { sql } from 'kysely';
 import { driftOf, type DriftObservation } from '@/lib/api/drift';
 import type { Clock } from '../clock';
 import type { AppDb } from '../database/connect';
@@ -64,6 +65,8 @@ export function createDriftCollector(deps: {
               oc.columns(['kind', 'path', 'value']).doUpdateSet((eb) => ({
                 count: eb('drift.count', '+', eb.ref('excluded.count')),
                 last_seen: eb.ref('excluded.last_seen'),
+                // The earliest sighting of every replica's (one that flushes later may have seen it first).
+                first_seen: sql<string>`case when excluded.first_seen < drift.first_seen then excluded.first_seen else drift.first_seen end`,
               })),
             )
             .execute();
@@ -145,14 +148,25 @@ export function createDriftCollector(deps: {
       await flush();
       const db = await database();
       if (!db) throw new Error('The drift report cannot be read: the database is not open.');
-      const result = await db
-        .updateTable('drift')
-        .set({ acknowledged_at: new Date(deps.clock.now()).toISOString(), acknowledged_by: by })
+      const found = await db
+        .selectFrom('drift')
+        .select('acknowledged_at')
         .where('kind', '=', entry.kind)
         .where('path', '=', entry.path)
         .where('value', '=', entry.value ?? '')
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      if (!found) return false;
+      // Acknowledged again: its first who and when are kept.
+      if (!found.acknowledged_at)
+        await db
+          .updateTable('drift')
+          .set({ acknowledged_at: new Date(deps.clock.now()).toISOString(), acknowledged_by: by })
+          .where('kind', '=', entry.kind)
+          .where('path', '=', entry.path)
+          .where('value', '=', entry.value ?? '')
+          .where('acknowledged_at', 'is', null)
+          .execute();
+      return true;
     },
   };
 }

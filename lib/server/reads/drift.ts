@@ -10,24 +10,29 @@ import { runtime } from '../runtime';
 export async function driftReport(context: RequestContext) {
   assertContext(context);
   const { entries, baselineAt } = await runtime().drift.report();
-  return { status: 'success' as const, message: 'Schema drift', data: entries, meta: { baselineAt } };
+  // Who acknowledged is an admin's e-mail: said to admins (as the audit log, theirs alone, says it).
+  const admin = isAdmin(context);
+  const data = entries.map(({ acknowledged, ...entry }) =>
+    acknowledged ? { ...entry, acknowledged: admin ? acknowledged : { at: acknowledged.at } } : entry,
+  );
+  return { status: 'success' as const, message: 'Schema drift', data, meta: { baselineAt } };
 }
 
 /**
- * An admin acknowledges one entry: it joins the baseline. Audited (`drift_acknowledge`, the entry as its
- * target: the path, and `=value` for a value), refusals too: 403 `forbidden_role` for anyone else, 404 for
- * an entry the report does not hold.
+ * An admin acknowledges one entry: it joins the baseline (acknowledged again, it keeps its first who and
+ * when). Audited (`drift_acknowledge`, the path as its target, its kind and value as the detail), refusals
+ * too: 403 `forbidden_role` for anyone else, 404 for an entry the report does not hold.
  */
 export async function acknowledgeDrift(context: RequestContext, body: z.infer<typeof driftAcknowledgeBody>) {
   assertContext(context);
-  const target = body.kind === 'value' ? `${body.path}=${body.value}` : body.path;
+  const detail = { kind: body.kind, ...(body.value === undefined ? {} : { value: body.value }) };
   try {
     if (!isAdmin(context)) throw new AppError('forbidden_role', 'Only admins acknowledge schema drift');
     if (!(await runtime().drift.acknowledge(body, context.principal.name)))
       throw new AppError('not_found', 'The schema-drift report has no such entry');
-    audit(runtime().audit, context, 'drift_acknowledge', target, 'ok');
+    audit(runtime().audit, context, 'drift_acknowledge', body.path, 'ok', detail);
   } catch (error) {
-    audit(runtime().audit, context, 'drift_acknowledge', target, outcomeOf(error));
+    audit(runtime().audit, context, 'drift_acknowledge', body.path, outcomeOf(error), detail);
     throw error;
   }
   return driftReport(context);
