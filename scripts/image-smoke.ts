@@ -23,6 +23,22 @@ const step = (text: string) => console.log(`\n=== image smoke: ${text}`);
 const node = (args: string[], options: Parameters<typeof execFileSync>[2] = {}) =>
   execFileSync(process.execPath, args, { stdio: 'inherit', ...options });
 
+/** Waits until `base` answers /api/ready, at most `ms`; `stopped` says why waiting is pointless now. */
+async function ready(ms: number, stopped: () => string | null, late: () => Error) {
+  const deadline = Date.now() + ms;
+  while (
+    !(await fetch(`${base}/api/ready`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
+    const why = stopped();
+    if (why) throw new Error(why);
+    if (Date.now() > deadline) throw late();
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 /** The deployment smoke (e2e/remote.spec.ts, `@remote`) against what answers on `base`. */
 const smoke = () =>
   node([binPath('@playwright/test', 'playwright'), 'test', '--config', 'playwright.remote.config.ts'], {
@@ -84,16 +100,11 @@ server.stdout.on('data', (d) => (output += d));
 server.stderr.on('data', (d) => (output += d));
 let failed = false;
 try {
-  const deadline = Date.now() + 90_000;
-  while (
-    !(await fetch(`${base}/api/ready`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  ) {
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the server did not get ready:\n${output}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await ready(
+    90_000,
+    () => (server.exitCode !== null ? `the server stopped:\n${output}` : null),
+    () => new Error(`the server did not get ready:\n${output}`),
+  );
   step("the image's HEALTHCHECK command");
   const health = spawnSync(
     process.execPath,
@@ -154,16 +165,11 @@ if (!engine) {
     encoding: 'utf8',
   }).trim();
   try {
-    const deadline = Date.now() + 120_000;
-    while (
-      !(await fetch(`${base}/api/ready`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      if (Date.now() > deadline) throw new Error('the container did not get ready');
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+    await ready(
+      120_000,
+      () => null,
+      () => new Error('the container did not get ready'),
+    );
     smoke();
   } catch (error) {
     failed = true;

@@ -1041,12 +1041,7 @@ export function createQueries(
     }
     // One name word and nothing else: its token's key range, each id once (a common first name's 41,483
     // ids were grouped to be counted: 8.8 ms against 4 at 1,000,000 on SQLite).
-    if (
-      plan.referenceNone &&
-      arms.length === 1 &&
-      plan.names.length === 1 &&
-      !(plan.emailWords.length && plan.emailArm)
-    ) {
+    if (plan.referenceNone && arms.length === 1 && plan.names.length === 1) {
       const { n: one } = await db
         .selectFrom((arms[0] as ReturnType<typeof referenceIds>).as('one'))
         .select(sql<number | string>`count(*)`.as('n'))

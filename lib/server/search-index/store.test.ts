@@ -77,6 +77,14 @@ describe.each(storeKinds())('on $name', (kind) => {
 
   const ids = (page: { data: { id: string }[] }) => page.data.map((r) => r.id);
 
+  /** A collection of a contact named `first last`, created on day `day` of October 2026. */
+  const named = (id: string, first: string, last: string, day: number) =>
+    collection(id, {
+      reference: `NAME-${id}`,
+      contact: contact(first, last, `${id}@example.org`, '+234 803 000 0000'),
+      createdAt: `2026-10-${String(day).padStart(2, '0')}T10:00:00.000Z`,
+    });
+
   /**
    * One page of a search walked in order (`walkFrom` 1), walked with a short reach (its first 12 rows of the
    * order at most: a page it cannot fill there is looked up) and looked up (`walkFrom` ∞): the same rows and
@@ -380,12 +388,6 @@ describe.each(storeKinds())('on $name', (kind) => {
     });
 
     it('forgives a name: its start, a slip of a letter, another spelling; the exact word first, then a start, then a sound-alike', async () => {
-      const named = (id: string, first: string, last: string, day: number) =>
-        collection(id, {
-          reference: `NAME-${id}`,
-          contact: contact(first, last, `${id}@example.org`, '+234 803 000 0000'),
-          createdAt: `2026-10-${String(day).padStart(2, '0')}T10:00:00.000Z`,
-        });
       await store.upsert(
         [
           named('pay_n1', 'Grace', 'Abdullahi', 1),
@@ -442,12 +444,6 @@ describe.each(storeKinds())('on $name', (kind) => {
     });
 
     it("counts a word's ranks the same when its one large form is counted by its range: a record holding the word and the form is counted once, at the word's rank", async () => {
-      const named = (id: string, first: string, last: string, day: number) =>
-        collection(id, {
-          reference: `RANK-${id}`,
-          contact: contact(first, last, `${id}@example.org`, '+234 803 000 0000'),
-          createdAt: `2026-10-${String(day).padStart(2, '0')}T10:00:00.000Z`,
-        });
       await store.upsert(
         [
           named('pay_r1', 'Amak', 'Amaka', 1),
