@@ -2,7 +2,9 @@
  * `npm run image:smoke` (CI's last step): the container image's server, started exactly as the image starts
  * it, and the deployment smoke (e2e/remote.spec.ts, `@remote`) run against it. Builds the standalone server
  * as the Dockerfile does (NEXT_OUTPUT=standalone; into .next-image, beside the usual build), bundles the
- * sandbox as it does, lays the files out as the image's /app (.data/image-root), starts `node start.mjs`
+ * sandbox as it does, lays the files out as the image's /app (a folder of the system's temporary one, away
+ * from this checkout: nothing above it resolves a package, so what the image lacks is missed here too; a
+ * server that reached for this checkout's tsx and sources passed here and failed in a container), starts `node start.mjs`
  * there with the image's environment, asks the image's HEALTHCHECK command, runs the smoke, stops it with
  * SIGTERM. Then, when a container engine runs on this machine, builds the image itself and smokes it too;
  * where none can, says why (CI machines here have a docker client but no daemon, and no registry to pull
@@ -10,10 +12,11 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { binPath } from './run-bin.mjs';
 
-const ROOT = resolve('.data/image-root');
+const ROOT = join(tmpdir(), `collections-console-image-${process.pid}`);
 const DIST = '.next-image';
 const PORT = Number(process.env.IMAGE_SMOKE_PORT ?? 3790);
 const SANDBOX_PORT = PORT + 1000;
@@ -56,7 +59,7 @@ try {
   writeFileSync('tsconfig.json', tsconfig);
 }
 
-step("the image's /app laid out in .data/image-root");
+step(`the image's /app laid out in ${ROOT}`);
 rmSync(ROOT, { recursive: true, force: true });
 // Symlinks as they are (relative): the server's hashed externals (.next-image/node_modules) point into them.
 cpSync(join(DIST, 'standalone'), ROOT, { recursive: true, verbatimSymlinks: true });
@@ -179,4 +182,5 @@ if (!engine) {
   }
 }
 if (existsSync(DIST)) rmSync(DIST, { recursive: true, force: true });
+rmSync(ROOT, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

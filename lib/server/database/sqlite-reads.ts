@@ -50,10 +50,12 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
   let closed = false;
 
   function spawn(): Thread {
-    // A built server runs the bundled thread (the bundler finds `new Worker(new URL(…))` as written); tests
-    // run this TypeScript as is, and the thread too, through tsx's loader registered inside it (Node 20
-    // does not apply `--import` hooks to a worker's entry).
-    const worker = import.meta.url.endsWith('.ts')
+    // A built server runs the bundled thread (the bundler finds `new Worker(new URL(…))` as written, and
+    // sets NEXT_RUNTIME); tests and scripts run this TypeScript as is, and the thread too, through tsx's
+    // loader registered inside it (Node 20 does not apply `--import` hooks to a worker's entry). Not
+    // `import.meta.url`: the bundle keeps this file's source address in it, so a built server took the
+    // tsx road too, which holds only where the sources and tsx sit beside it (never in the image).
+    const worker = !process.env.NEXT_RUNTIME
       ? new Worker(
           `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
             import.meta.url.replace(/sqlite-reads\.ts$/, 'sqlite-read-worker.ts'),
