@@ -11,6 +11,7 @@ import {
   type StoreFault,
 } from './connect';
 import { openMigrated, setFileAside } from './migrate';
+import { checkpointThread } from './sqlite-checkpoints';
 
 /**
  * The application's one database in this process (the runtime builds it): the index, the audit log, the
@@ -59,7 +60,7 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
     const current = connection;
     connection = null;
     return current
-      ? Promise.all([current.db.destroy(), current.reads?.destroy()]).then(
+      ? Promise.all([current.checkpoints?.close(), current.db.destroy(), current.reads?.destroy()]).then(
           () => {},
           () => {},
         )
@@ -77,7 +78,18 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
       if (failure && clock.now() < failure.until) return Promise.reject(failure.error);
       opening ??= openMigrated(target, clock.now)
         .then((opened) => {
-          connection = { ...opened.connection, reads: openReads(target) };
+          connection = {
+            ...opened.connection,
+            reads: openReads(target),
+            ...(path
+              ? {
+                  checkpoints: checkpointThread(path, {
+                    onFailure: (why) =>
+                      log.warn({ why, database: where }, "database: WAL checkpoints are back on the writer's thread"),
+                  }),
+                }
+              : {}),
+          };
           setAside ||= opened.setAside;
           inode = path ? statSync(path).ino : 0;
           failure = null;

@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import type { AppDatabase } from './schema';
 import type { ReadAnswer, ReadJob, ReadStartFailure } from './sqlite-read-worker';
+import { bundled, sourceThread } from './threads';
 
 /**
  * The index's SQLite reads off the request thread: a Kysely dialect whose statements run on a small pool of
@@ -50,19 +51,13 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
   let closed = false;
 
   function spawn(): Thread {
-    // A built server runs the bundled thread (the bundler finds `new Worker(new URL(…))` as written, and
-    // sets NEXT_RUNTIME); tests and scripts run this TypeScript as is, and the thread too, through tsx's
-    // loader registered inside it (Node 20 does not apply `--import` hooks to a worker's entry). Not
-    // `import.meta.url`: the bundle keeps this file's source address in it, so a built server took the
-    // tsx road too, which holds only where the sources and tsx sit beside it (never in the image).
-    const worker = !process.env.NEXT_RUNTIME
-      ? new Worker(
-          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
-            import.meta.url.replace(/sqlite-reads\.ts$/, 'sqlite-read-worker.ts'),
-          )}); })`,
-          { eval: true, workerData: { path }, resourceLimits },
-        )
-      : new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path }, resourceLimits });
+    // A built server runs the bundled thread; tests and scripts this file's TypeScript sibling (threads.ts).
+    const worker = bundled()
+      ? new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path }, resourceLimits })
+      : sourceThread(import.meta.url.replace(/sqlite-reads\.ts$/, 'sqlite-read-worker.ts'), {
+          workerData: { path },
+          resourceLimits,
+        });
     const thread: Thread = { worker, ready: false, busy: null, timer: null };
     // A thread that neither starts nor fails (its module or its file never loads) is given up on as if it failed.
     thread.timer = setTimeout(() => {

@@ -1,0 +1,66 @@
+import 'server-only';
+import { Worker } from 'node:worker_threads';
+import type { CheckpointReport } from './sqlite-checkpoint-worker';
+import { bundled, sourceThread } from './threads';
+
+/**
+ * The WAL's checkpoints off the request thread. SQLite copies the WAL back into the database file when a
+ * commit leaves it past `wal_autocheckpoint` pages, inside that commit, on the thread that committed: the
+ * sync's writes, on the event loop (~100 MB every few minutes at 1,000,000 rows: the soak saw the event
+ * loop held up to 925 ms). A thread of its own checkpoints passively every `everyMs` instead, beside the
+ * writer; the writer's own checkpoint stays as a fallback (`AUTOCHECKPOINT_PAGES`, connect.ts), which then finds
+ * little left to copy: the thread is at most `everyMs` behind. When the WAL is wholly copied and no reader still
+ * uses it, the writer's next transaction starts it again from its beginning, so it stays small.
+ */
+export const AUTOCHECKPOINT_PAGES = 25_000;
+const EVERY_MS = 500;
+
+export type CheckpointStats = { checkpoints: number; frames: number; slowestMs: number; lastAt: number | null };
+
+export function checkpointThread(
+  path: string,
+  {
+    everyMs = EVERY_MS,
+    onFailure = () => {},
+  }: { everyMs?: number; onFailure?: (why: string) => void } = {},
+) {
+  const workerData = { path, everyMs };
+  const worker = bundled()
+    ? new Worker(new URL('./sqlite-checkpoint-worker.ts', import.meta.url), { workerData })
+    : sourceThread(import.meta.url.replace(/sqlite-checkpoints\.ts$/, 'sqlite-checkpoint-worker.ts'), {
+        workerData,
+      });
+  // Never what keeps a process alive.
+  worker.unref();
+  const stats: CheckpointStats = { checkpoints: 0, frames: 0, slowestMs: 0, lastAt: null };
+  let closing = false;
+  let failed = false;
+  /** The thread is gone: the writer's own checkpoint (still on at AUTOCHECKPOINT_PAGES) does it all again. */
+  const fail = (why: string) => {
+    if (closing || failed) return;
+    failed = true;
+    onFailure(why);
+  };
+  worker.on('message', (report: CheckpointReport) => {
+    if ('failed' in report) {
+      fail(report.failed.message);
+      void worker.terminate();
+      return;
+    }
+    stats.checkpoints += 1;
+    stats.frames += report.checkpointed.frames;
+    stats.slowestMs = Math.max(stats.slowestMs, report.checkpointed.ms);
+    stats.lastAt = Date.now();
+  });
+  worker.on('error', (error) => fail(error.message));
+  worker.on('exit', () => fail('the checkpoint thread stopped'));
+  return {
+    /** What the thread copied so far (for the operator's metrics and tests). */
+    stats: (): CheckpointStats & { running: boolean } => ({ ...stats, running: !failed && !closing }),
+    async close(): Promise<void> {
+      closing = true;
+      await worker.terminate();
+    },
+  };
+}
+export type CheckpointThread = ReturnType<typeof checkpointThread>;
