@@ -82,6 +82,8 @@ test('metrics: 404 without METRICS_TOKEN, 401 with a wrong token, Prometheus tex
     expect(text, name).toContain(name);
   expect(text).toMatch(/dashboard_http_requests_total\{route="\/api\/collections",method="GET",status="200"\} \d+/);
   expect(text).toMatch(/dashboard_upstream_requests_total\{operation="list",outcome="ok"\} \d+/);
+  // The built server's WAL checkpoints run on their bundled thread, not on the request thread.
+  expect(text).toMatch(/^dashboard_sqlite_checkpoint_thread 1$/m);
   // Pages, as the gate decided them: one passed with credentials, one refused without.
   await request.get(`${E2E.gatedURL}/overview`, { headers: { Authorization: basic } });
   await request.get(`${E2E.gatedURL}/overview`);

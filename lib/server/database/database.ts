@@ -118,6 +118,10 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
     failure(): { error: unknown; until: number } | null {
       return failure && clock.now() < failure.until ? failure : null;
     },
+    /** What SQLite's WAL checkpoints thread copied, and whether it runs (null on PostgreSQL, or while closed). */
+    checkpoints() {
+      return connection?.checkpoints?.stats() ?? null;
+    },
     /** Whether an open since the last call set a file aside (the index then says it was rebuilt). */
     takeSetAside(): boolean {
       const was = setAside;

@@ -13,9 +13,13 @@ type Parts = {
   drift: { report(): Promise<{ entries: { kind: string; baseline: boolean }[] }> };
   audit: { counters(): { written: number; dropped: number; pending: number; failedWrites: number } };
   clock: { now(): number };
+  database: {
+    target: { kind: 'sqlite' | 'postgres' };
+    checkpoints(): { frames: number; running: boolean } | null;
+  };
 };
 
-export function registerScrapeGauges({ metrics, index, drift, audit, clock }: Parts) {
+export function registerScrapeGauges({ metrics, index, drift, audit, clock, database }: Parts) {
   const gauge = metrics.registerGauge;
   gauge('dashboard_index_rows', 'Collections in the search index', [], async (g) => {
     g.set((await index.status()).indexed);
@@ -58,6 +62,24 @@ export function registerScrapeGauges({ metrics, index, drift, audit, clock }: Pa
     g.set({ fate: 'dropped' }, c.dropped);
     g.set({ fate: 'pending' }, c.pending);
   });
+  if (database.target.kind === 'sqlite') {
+    gauge(
+      'dashboard_sqlite_checkpoint_thread',
+      'Whether the SQLite WAL checkpoints run on their own thread (1), or are back on the writer, the request thread (0)',
+      [],
+      (g) => {
+        g.set(database.checkpoints()?.running ? 1 : 0);
+      },
+    );
+    gauge(
+      'dashboard_sqlite_checkpoint_frames',
+      'WAL frames (pages) the checkpoints thread copied into the SQLite file since the database opened',
+      [],
+      (g) => {
+        g.set(database.checkpoints()?.frames ?? 0);
+      },
+    );
+  }
   gauge('dashboard_audit_write_failures', 'Audit batches that could not be written (kept and retried)', [], (g) => {
     g.set(audit.counters().failedWrites);
   });
