@@ -83,16 +83,20 @@ const RECENT_MAX = 20_000;
 export function createMetrics({ enabled, now = Date.now }: { enabled: boolean; now?: () => number }) {
   const m = build();
   const recent: { at: number; ms: number; outcome: string }[] = [];
+  /** When a person last asked for something (an API request or a page; probes and scrapes are not people). */
+  let lastUserAt = Number.NEGATIVE_INFINITY;
   return {
     registry: m.registry,
     /** A finished API request. `route` is the handler's pattern, e.g. `/api/collections/[id]`. */
     recordRequest(route: string, method: string, status: number, seconds: number) {
+      lastUserAt = now();
       if (!enabled) return;
       m.requests.inc({ route, method, status: String(status) });
       m.requestSeconds.observe({ route, method }, seconds);
     },
     /** A page request as proxy.ts decided it. */
     recordPage(pathname: string, outcome: 'passed' | 'redirected' | 'refused') {
+      if (outcome === 'passed') lastUserAt = now();
       if (!enabled) return;
       m.pages.inc({ route: pageRoute(pathname), outcome });
     },
@@ -105,6 +109,13 @@ export function createMetrics({ enabled, now = Date.now }: { enabled: boolean; n
       m.upstreamSeconds.observe({ operation }, seconds);
       if (attempts > 1) m.upstreamRetries.inc({ operation }, attempts - 1);
       if (outcome === 'upstream_timeout') m.upstreamTimeouts.inc({ operation });
+    },
+    /**
+     * Whether someone used the dashboard in the last `ms` (the index's rescans give way then). Operating
+     * routes (`/api/health`, `/api/ready`, `/api/metrics`: openRoute) are not recorded, so probes never count.
+     */
+    usersWithin(ms: number, at = now()): boolean {
+      return at - lastUserAt <= ms;
     },
     /** Latency percentiles and outcomes of the upstream reads of the last five minutes. */
     upstreamWindow(at = now()) {

@@ -38,6 +38,8 @@ export type ServiceDeps = {
   url?: string;
   /** One upstream list page, read as the sync (a system context, not written through). */
   readPage(page: number, limit: number, cancel?: AbortSignal): Promise<ListPage>;
+  /** Whether people are using the dashboard now: a rescan gives way to them (service-runner.ts). */
+  usersActive?: () => boolean;
 };
 
 export type Running = { store: IndexStore; queries: IndexQueries; sync: IndexSync; secret: string };

@@ -17,16 +17,18 @@ import type { ListPage } from './sync';
  * and how it hands the sync over while a step is in flight. The clock moves only when the test says.
  */
 const SECRET = 's'.repeat(40);
-const RECORDS = Array.from(
-  { length: 30 },
-  (_, i) =>
-    sampleCollection({
-      id: `pay_clock${String(i).padStart(4, '0')}`,
-      reference: `INV-C-${i}`,
-      createdAt: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
-      updatedAt: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
-    }) as unknown as Collection,
-);
+/** `n` collections a minute apart, their ids and references told apart by `tag`. */
+const collections = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => {
+    const at = new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString();
+    return sampleCollection({
+      id: `pay_${tag}${String(i).padStart(4, '0')}`,
+      reference: `INV-${tag[0]!.toUpperCase()}-${i}`,
+      createdAt: at,
+      updatedAt: at,
+    }) as unknown as Collection;
+  });
+const RECORDS = collections(30, 'clock');
 
 const upstreamPage = async (page: number, limit: number): Promise<ListPage> => {
   const data = RECORDS.slice((page - 1) * limit, page * limit);
@@ -46,7 +48,12 @@ const made: Made[] = [];
 function make(
   path: string,
   clock: FakeClock,
-  { secret = SECRET, readPage = upstreamPage }: { secret?: string; readPage?: typeof upstreamPage } = {},
+  {
+    secret = SECRET,
+    readPage = upstreamPage,
+    pollMs = 2_000,
+    usersActive,
+  }: { secret?: string; readPage?: typeof upstreamPage; pollMs?: number; usersActive?: () => boolean } = {},
 ): IndexService {
   const database = createDatabase({ target: { kind: 'sqlite', path }, clock, log });
   const service = createIndexService({
@@ -55,7 +62,7 @@ function make(
       secret,
       path,
       syncRps: 10,
-      pollMs: 2_000,
+      pollMs,
       account: null,
       accountRetentionDays: 30,
       historyRetentionDays: 365,
@@ -66,16 +73,17 @@ function make(
     clock,
     log,
     readPage,
+    usersActive,
   });
   made.push({ service, close: () => service.stop().then(() => database.close()) });
   return service;
 }
 
-/** Moves the clock 200 ms at a time until `done` holds (at most `limitMs` of fake time). */
-async function runUntil(clock: FakeClock, done: () => Promise<boolean> | boolean, limitMs = 120_000) {
-  for (let spent = 0; spent <= limitMs; spent += 200) {
+/** Moves the clock `stepMs` (200 ms) at a time until `done` holds (at most `limitMs` of fake time). */
+async function runUntil(clock: FakeClock, done: () => Promise<boolean> | boolean, limitMs = 120_000, stepMs = 200) {
+  for (let spent = 0; spent <= limitMs; spent += stepMs) {
     if (await done()) return;
-    await clock.advance(200);
+    await clock.advance(stepMs);
   }
   throw new Error(`not done within ${limitMs} ms of fake time`);
 }
@@ -105,6 +113,44 @@ afterEach(async () => {
 });
 
 describe('the index service on a fake clock', () => {
+  it('gives way to people: a rescan page waits 250 ms while someone uses the dashboard, the first scan keeps its pace', async () => {
+    const clock = fakeClock();
+    // Four pages of 100: the scans read pages 2 and 3, the polls only the head (1) and the tail (4).
+    const many = collections(350, 'giveway');
+    const reads: { page: number; at: number }[] = [];
+    const readPage = async (page: number, limit: number): Promise<ListPage> => {
+      reads.push({ page, at: clock.now() });
+      const data = many.slice((page - 1) * limit, page * limit);
+      return { data, meta: { count: many.length, next: page * limit < many.length ? page + 1 : null } };
+    };
+    let active = true;
+    // Polls every 10 s: none falls between a scan's pages 2 and 3 (a scan is 4 pages, 100-250 ms apart).
+    const service = make(join(dir, 'index.sqlite'), clock, { readPage, pollMs: 10_000, usersActive: () => active });
+    service.start();
+    /** The time between a scan's reads of pages 2 and 3, of the next scan to read page 3. */
+    const nextScanGap = async () => {
+      reads.length = 0;
+      // 10 ms at a time: a step's real work may end after the clock moved on, late by at most a step.
+      await runUntil(clock, () => reads.some((r) => r.page === 3), 60_000, 10);
+      const at = (page: number) => reads.find((r) => r.page === page)!.at;
+      return at(3) - at(2);
+    };
+
+    // The index opens and polls the head and the tail (page 4) first.
+    await runUntil(clock, () => reads.some((r) => r.page === 4));
+    // The first scan, people active: its pace (10 pages a second).
+    expect(await nextScanGap()).toBeLessThan(200);
+    await runUntil(clock, async () => {
+      const status = await service.status();
+      return status.state === 'ready' && status.indexed === many.length;
+    });
+    // A rescan while people use the dashboard: each page waits for them.
+    expect(await nextScanGap()).toBeGreaterThanOrEqual(250);
+    // Nobody there: the rescan's own pace again.
+    active = false;
+    expect(await nextScanGap()).toBeLessThan(200);
+  });
+
   it('rebuilds a file deleted under it at its next health check, and is ready again', async () => {
     const clock = fakeClock();
     const path = join(dir, 'index.sqlite');

@@ -23,7 +23,7 @@ export type { ServiceDeps } from './service-supervisor';
 export function createIndexService(deps: ServiceDeps) {
   const { clock, log } = deps;
   const supervisor = createSupervisor(deps, `${process.pid}-${randomBytes(4).toString('hex')}`);
-  const runner = createRunner({ supervisor, clock });
+  const runner = createRunner({ supervisor, clock, usersActive: deps.usersActive });
   const reader = createStatusReader({ supervisor, clock });
   let started = false;
 

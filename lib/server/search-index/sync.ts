@@ -73,6 +73,11 @@ export type SyncSnapshot = {
   failures: number;
   lastErrorCode: ErrorCode | null;
   blockedUntil: number;
+  /**
+   * What the last step read: a page of a scan after the first whole one (`rescan`: the index already
+   * answers, the page only refreshes it), of the first (`first`), the head or tail (`poll`), or nothing.
+   */
+  lastRead: 'rescan' | 'first' | 'poll' | null;
 };
 
 /** Every page of this scan has been read once (page 1 always is read, even of an empty list). */
@@ -147,6 +152,7 @@ export function createSync(deps: SyncDeps) {
   }
 
   async function poll(): Promise<void> {
+    lastRead = 'poll';
     if (!pollStage) pollStage = 'head';
     if (pollStage === 'head') {
       const page = await deps.readPage(1, PAGE_LIMIT, halt.signal);
@@ -211,6 +217,7 @@ export function createSync(deps: SyncDeps) {
 
   async function scan(): Promise<void> {
     let state = await store.state();
+    lastRead = state.scans_completed > 0 ? 'rescan' : 'first';
     if (!state.scan_started_at) {
       await store.saveState({ scan_page: 1, scan_started_at: await stamp(), scan_missed: '[]' });
       state = await store.state();
@@ -284,6 +291,8 @@ export function createSync(deps: SyncDeps) {
     return backoff;
   }
 
+  let lastRead: SyncSnapshot['lastRead'] = null;
+
   /** The step under way, if any (a hand-over waits for it), and whether the sync was stopped. */
   let inFlight: Promise<number> | null = null;
   let stopped = false;
@@ -292,6 +301,7 @@ export function createSync(deps: SyncDeps) {
 
   async function oneStep(): Promise<number> {
     const now = deps.now();
+    lastRead = null;
     // A leader waiting (Retry-After, a backoff, the next poll) still renews its lease every 5 s, so a wait
     // longer than the lease never hands the sync to a replica that knows nothing of the 429 or the backoff.
     if (blockedUntil > now) {
@@ -336,7 +346,7 @@ export function createSync(deps: SyncDeps) {
     },
 
     snapshot(): SyncSnapshot {
-      return { leader, failures, lastErrorCode, blockedUntil };
+      return { leader, failures, lastErrorCode, blockedUntil, lastRead };
     },
 
     /**
