@@ -7,8 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
  * waiting for it or a reader. It posts what it copied when it copied anything.
  */
 export type CheckpointReport =
-  | { checkpointed: { frames: number; walFrames: number; ms: number } }
-  | { failed: { message: string; code?: string } };
+  { checkpointed: { frames: number; walFrames: number; ms: number } } | { failed: { message: string; code?: string } };
 
 const { path, everyMs } = workerData as { path: string; everyMs: number };
 let db: Database.Database | null = null;

@@ -19,10 +19,7 @@ export type CheckpointStats = { checkpoints: number; frames: number; slowestMs: 
 
 export function checkpointThread(
   path: string,
-  {
-    everyMs = EVERY_MS,
-    onFailure = () => {},
-  }: { everyMs?: number; onFailure?: (why: string) => void } = {},
+  { everyMs = EVERY_MS, onFailure = () => {} }: { everyMs?: number; onFailure?: (why: string) => void } = {},
 ) {
   const workerData = { path, everyMs };
   const worker = bundled()

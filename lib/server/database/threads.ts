@@ -15,7 +15,7 @@ export const bundled = () => Boolean(process.env.NEXT_RUNTIME);
  * Node 20 does not apply `--import` hooks to a worker's entry.
  */
 export const sourceThread = (entry: string, options: WorkerOptions) =>
-  new Worker(
-    `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
-    { ...options, eval: true },
-  );
+  new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, {
+    ...options,
+    eval: true,
+  });
