@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describePhoneReading, readPhoneQuery, storedPhone } from './phones';
+import { readsAsPhone } from './queries';
 
 describe('phone numbers as people write them', () => {
   it('keeps a stored number’s national significant number and country', () => {
@@ -43,5 +44,20 @@ describe('phone numbers as people write them', () => {
     for (const text of ['Grace', '12345', 'INV-2026-00254', '4567', '+', '()', '1'.repeat(18), '0803 123 4567 ext']) {
       expect(readPhoneQuery(text, ['NG']), text).toBeNull();
     }
+  });
+});
+
+describe('which searches read the account’s phone countries', () => {
+  it('only one that reads as a phone number, not its last four digits', () => {
+    for (const q of [
+      '0803 123 4567',
+      '(+234) 803 123 4567',
+      '+234 (0) 803 123 4567',
+      '00234 803 123 4567',
+      '080.357.9683',
+    ])
+      expect(readsAsPhone(q), q).toBe(true);
+    for (const q of ['4567', 'Okafor', 'José Okafor', 'amara.okafor@example.com', 'INV-2026-00254', 'pay_abc'])
+      expect(readsAsPhone(q), q).toBe(false);
   });
 });

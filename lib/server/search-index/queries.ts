@@ -131,6 +131,9 @@ const MAX_WORDS = 8;
  * How a query is read. `countries` are the account's phone countries: a number typed without its country
  * code ("0803 123 4567") is read in each (phones.ts).
  */
+/** What a query of digits and a phone number's punctuation looks like. */
+const PHONE_LIKE = /^[+(]*[\d\s().\-/+]+$/;
+
 export function searchPlan(q: string, countries: readonly string[] = []): SearchPlan {
   const text = q.normalize('NFKC').trim();
   const plan: SearchPlan = {
@@ -152,7 +155,7 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
     const local = text.slice(0, text.lastIndexOf('@'));
     const chunks = local.split(/[._\-+\d]+/).filter(Boolean);
     if (chunks.every((chunk) => Array.from(chunk).length >= 2)) plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
-  } else if (/^[+(]*[\d\s().\-/+]+$/.test(text)) {
+  } else if (PHONE_LIKE.test(text)) {
     const digits = phoneDigits(text);
     if (digits?.length === 4) plan.last4 = digits;
     else {
@@ -181,6 +184,12 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
   // Anywhere in a reference: what is not an e-mail or an id, of 3 characters or more.
   if (!plan.email && !plan.id && !plan.referenceWhole && !text.includes('@')) plan.fragment = plan.referencePrefix;
   return plan;
+}
+
+/** Whether a query reads as a phone number (not its last four digits): only then are the account's countries read. */
+export function readsAsPhone(q: string): boolean {
+  const text = q.normalize('NFKC').trim();
+  return !text.includes('@') && PHONE_LIKE.test(text) && phoneDigits(text)?.length !== 4;
 }
 
 /** The index's tables plus the search's candidate ids: every arm's (`matches`), then each once (`hits`). */
@@ -830,35 +839,53 @@ export function createQueries(
    * address as typed finds nothing: the wrong domain, a typo after the @).
    */
   async function planOf(q: string): Promise<SearchPlan> {
-    const plan = searchPlan(q, await readPhoneCountries(db, account));
-    plan.referenceNone = !(await referenceIds(plan).limit(1).executeTakeFirst());
-    if (plan.email && plan.emailWords.length) {
-      const exact = await tokenIds('email', keys.token('email', plan.email)).limit(1).execute();
-      if (exact.length) plan.emailWords = [];
-    }
-    if (plan.names.length && plan.emailWords.length) {
-      const own = await db
-        .selectFrom('contact_tokens')
-        .select('id')
-        .where('account', '=', account)
-        .where('kind', '=', 'emailword')
-        .where(
-          'token',
-          'in',
-          plan.emailWords.map((w) => keys.token('emailword', w)),
-        )
-        .limit(1)
-        .execute();
-      plan.emailArm = own.length > 0;
-    }
-    if (isRanked(plan)) {
-      // Counted up to the threshold only: a common name or reference stops reading at it.
-      const exact = await db
-        .selectFrom(firstIds([referenceIds(plan), ...otherArms(plan)], forgiveBelow).as('e'))
-        .select(sql<number | string>`count(*)`.as('n'))
-        .executeTakeFirstOrThrow();
-      if (Number(exact.n) >= forgiveBelow) return { ...plan, nameWords: [], fragment: null };
-    }
+    // The account's phone countries only for a query that reads as a phone number (a name, an e-mail or a
+    // reference does not need them): one statement fewer for most searches.
+    const plan = searchPlan(q, readsAsPhone(q) ? await readPhoneCountries(db, account) : []);
+    // What the plan's arms hold, asked in one statement (each was a round trip of its own: ~1 ms apiece on
+    // PostgreSQL): whether the reference's range holds a row, whether the e-mail as typed is indexed (then
+    // its words, which find other people's addresses too, are not searched), and whether the words are of
+    // someone's e-mail address at all.
+    const exactEmail =
+      plan.email && plan.emailWords.length ? tokenIds('email', keys.token('email', plan.email)).limit(1) : null;
+    const ownWords =
+      plan.names.length && plan.emailWords.length
+        ? db
+            .selectFrom('contact_tokens')
+            .select('id')
+            .where('account', '=', account)
+            .where('kind', '=', 'emailword')
+            .where(
+              'token',
+              'in',
+              plan.emailWords.map((w) => keys.token('emailword', w)),
+            )
+            .limit(1)
+        : null;
+    const held = (await db
+      .selectNoFrom((eb) => [
+        eb.exists(referenceIds(plan).limit(1)).as('reference'),
+        ...(exactEmail ? [eb.exists(exactEmail).as('email')] : []),
+        ...(ownWords ? [eb.exists(ownWords).as('own')] : []),
+      ])
+      .executeTakeFirstOrThrow()) as Record<string, unknown>;
+    const holds = (name: string) => Boolean(Number(held[name] ?? 0));
+    plan.referenceNone = !holds('reference');
+    if (holds('email')) plan.emailWords = [];
+    if (plan.names.length && plan.emailWords.length) plan.emailArm = holds('own');
+    // The exact matches' count (up to the threshold: a common name or reference stops reading at it) and the
+    // name words' forgiving forms, side by side: the forms are a few rows of the vocabulary, read even when
+    // the count then drops them.
+    const [exact, formed] = await Promise.all([
+      isRanked(plan)
+        ? db
+            .selectFrom(firstIds([referenceIds(plan), ...otherArms(plan)], forgiveBelow).as('e'))
+            .select(sql<number | string>`count(*)`.as('n'))
+            .executeTakeFirstOrThrow()
+        : null,
+      withWordForms(plan),
+    ]);
+    if (exact && Number(exact.n) >= forgiveBelow) return { ...plan, nameWords: [], fragment: null };
     if (plan.fragment !== null) {
       // Read once here when few (a reference's tail: its trigram index read in 15-20 ms on PostgreSQL at
       // 1,000,000 rows, once instead of once for the ranks' sizes and once for the page).
@@ -869,7 +896,7 @@ export function createQueries(
         .execute();
       if (few.length <= fragmentInlineAtMost) plan.fragmentIds = few.map((r) => r.id);
     }
-    return withWordForms(plan);
+    return { ...plan, nameWords: formed.nameWords };
   }
 
   /**
@@ -987,10 +1014,11 @@ export function createQueries(
   async function walkedPage(plan: SearchPlan, filters: Filters, pageNumber: number, limit: number) {
     if (narrows(filters)) return null;
     if (isRanked(plan)) return tieredPage(plan, filters, pageNumber, limit);
-    const { count, fewOthers } = await countMatches(plan);
+    // Side by side (the rows indexed: a few roll-up rows, a round trip of its own on PostgreSQL).
+    const [{ count, fewOthers }, indexed] = await Promise.all([countMatches(plan), store.indexedCount()]);
     if (count < walkFrom) return null;
     const offset = (pageNumber - 1) * limit;
-    const expected = ((offset + limit) * (await store.indexedCount())) / count;
+    const expected = ((offset + limit) * indexed) / count;
     const found =
       (expected <= WALK_AT_MOST ? await walk(matchesRow(plan), filters.sort, offset, limit, expected) : null) ??
       (fewOthers ? await ledByReference(plan, filters.sort, offset, limit) : null);
@@ -1222,10 +1250,9 @@ export function createQueries(
    */
   async function tieredPage(plan: SearchPlan, filters: Filters, pageNumber: number, limit: number) {
     const { sort } = filters;
-    const byRank = await rankSizes(plan);
+    const [byRank, indexed] = await Promise.all([rankSizes(plan), store.indexedCount()]);
     const count = byRank.reduce((a, b) => a + b, 0);
     if (count < walkFrom) return null;
-    const indexed = await store.indexedCount();
     const paired = formPairs(plan) !== null;
     let offset = (pageNumber - 1) * limit;
     const narrow: NarrowRow[] = [];
