@@ -6,8 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
  * checkpoint copies what the writer appended to the WAL into the database file, beside the writer, never
  * waiting for it or a reader. It posts what it copied when it copied anything.
  */
-export type CheckpointReport =
-  { checkpointed: { frames: number; walFrames: number; ms: number } } | { failed: { message: string; code?: string } };
+export type CheckpointReport = { checkpointed: { frames: number } } | { failed: { message: string; code?: string } };
 
 const { path, everyMs } = workerData as { path: string; everyMs: number };
 let db: Database.Database | null = null;
@@ -27,14 +26,13 @@ let backfilled = 0;
 if (db) {
   const checkpoint = db.prepare('pragma wal_checkpoint(PASSIVE)');
   setInterval(() => {
-    const started = performance.now();
     try {
-      const { log, checkpointed } = checkpoint.get() as { busy: number; log: number; checkpointed: number };
+      const { checkpointed } = checkpoint.get() as { busy: number; log: number; checkpointed: number };
       // `checkpointed` counts the WAL's frames copied so far, this time or before (0 after the WAL restarts).
       const frames = checkpointed >= backfilled ? checkpointed - backfilled : checkpointed;
       backfilled = checkpointed;
       if (frames > 0) {
-        const report: CheckpointReport = { checkpointed: { frames, walFrames: log, ms: performance.now() - started } };
+        const report: CheckpointReport = { checkpointed: { frames } };
         parentPort!.postMessage(report);
       }
     } catch (error) {

@@ -15,7 +15,7 @@ import { bundled, sourceThread } from './threads';
 export const AUTOCHECKPOINT_PAGES = 25_000;
 const EVERY_MS = 500;
 
-export type CheckpointStats = { checkpoints: number; frames: number; slowestMs: number; lastAt: number | null };
+export type CheckpointStats = { frames: number };
 
 export function checkpointThread(
   path: string,
@@ -29,7 +29,7 @@ export function checkpointThread(
       });
   // Never what keeps a process alive.
   worker.unref();
-  const stats: CheckpointStats = { checkpoints: 0, frames: 0, slowestMs: 0, lastAt: null };
+  const stats: CheckpointStats = { frames: 0 };
   let closing = false;
   let failed = false;
   /** The thread is gone: the writer's own checkpoint (still on at AUTOCHECKPOINT_PAGES) does it all again. */
@@ -44,10 +44,7 @@ export function checkpointThread(
       void worker.terminate();
       return;
     }
-    stats.checkpoints += 1;
     stats.frames += report.checkpointed.frames;
-    stats.slowestMs = Math.max(stats.slowestMs, report.checkpointed.ms);
-    stats.lastAt = Date.now();
   });
   worker.on('error', (error) => fail(error.message));
   worker.on('exit', () => fail('the checkpoint thread stopped'));
