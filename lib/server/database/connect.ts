@@ -2,6 +2,7 @@ import 'server-only';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { READ_TIMEOUT_CODE, sqliteReads } from './sqlite-reads';
+import { sqliteWriter } from './sqlite-writer';
 import { AUTOCHECKPOINT_PAGES, type CheckpointThread } from './sqlite-checkpoints';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -27,8 +28,11 @@ export type Connection = {
   /** The application's searches and lists read here (`openReads`), when it opened one; else through `db`. */
   reads?: AppDb;
   dialect: Dialect;
-  /** The SQLite handle, for a synchronous goodbye when the process exits (nothing asynchronous runs then). */
-  sqlite?: Database.Database;
+  /**
+   * SQLite only: one statement run synchronously, for a goodbye when the process exits (nothing
+   * asynchronous runs then): on a connection of its own when the writer runs on its thread.
+   */
+  runNow?: (sql: string, parameters: readonly unknown[]) => void;
   /** SQLite's WAL checkpoints on a thread of their own (sqlite-checkpoints.ts), when its opener started one. */
   checkpoints?: CheckpointThread;
 };
@@ -51,23 +55,49 @@ export function describeTarget(target: DatabaseTarget): string {
 const NUMERIC_TYPES = [20 /* int8 */, 1700 /* numeric */];
 const asNumber = (value: string) => Number(value);
 
-function openSqlite(path: string): Connection {
+/**
+ * The writer's settings. WAL: readers never wait for the sync's writes; a second process on the same file
+ * waits its turn. The index is derived data: a crash of the process loses nothing in WAL mode, and the one
+ * thing synchronous=OFF risks (a damaged file after a power cut) is handled by setting it aside and
+ * rebuilding. Without the fsyncs, and with checkpoints every ~100 MB of WAL instead of 4 MB, a bulk sync
+ * writes 1.8x as many rows a second (measured: 2,778 -> 4,995 rows/s at 200,000 rows).
+ */
+const WRITER_PRAGMAS = [
+  'journal_mode = WAL',
+  'synchronous = OFF',
+  `wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`,
+  'busy_timeout = 5000',
+  'cache_size = -131072',
+];
+
+/** How long a goodbye at the process's exit waits for the file's write lock (the writer's thread may hold it). */
+const GOODBYE_BUSY_MS = 1_000;
+
+/**
+ * A statement run synchronously on a connection of its own, opened and closed for it: a process's goodbye
+ * (its `exit` event, where nothing asynchronous runs). Fails when the file is gone or its lock stays held.
+ */
+function runNowOn(path: string) {
+  return (text: string, parameters: readonly unknown[]) => {
+    const sqlite = new Database(path, { fileMustExist: true });
+    try {
+      sqlite.pragma(`busy_timeout = ${GOODBYE_BUSY_MS}`);
+      sqlite.prepare(text).run(...parameters);
+    } finally {
+      sqlite.close();
+    }
+  };
+}
+
+function openSqlite(path: string, { thread }: { thread: boolean }): Connection {
+  if (thread) return { db: sqliteWriter(path, WRITER_PRAGMAS), dialect: 'sqlite', runNow: runNowOn(path) };
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
-  // WAL: readers never wait for the sync's writes; a second process on the same file waits its turn.
-  sqlite.pragma('journal_mode = WAL');
-  // The index is derived data: a crash of the process loses nothing in WAL mode, and the one thing
-  // synchronous=OFF risks (a damaged file after a power cut) is handled by setting it aside and
-  // rebuilding. Without the fsyncs, and with checkpoints every ~100 MB of WAL instead of 4 MB, a bulk
-  // sync writes 1.8x as many rows a second (measured: 2,778 -> 4,995 rows/s at 200,000 rows).
-  sqlite.pragma('synchronous = OFF');
-  sqlite.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('cache_size = -131072');
+  for (const pragma of WRITER_PRAGMAS) sqlite.pragma(pragma);
   return {
     db: new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
-    sqlite,
+    runNow: (text, parameters) => void sqlite.prepare(text).run(...parameters),
   };
 }
 
@@ -139,8 +169,13 @@ export const isStatementTimeout = (error: unknown) => {
   return code === '57014' || code === READ_TIMEOUT_CODE;
 };
 
-export function connect(target: DatabaseTarget): Connection {
-  return target.kind === 'sqlite' ? openSqlite(target.path) : openPostgres(target);
+/**
+ * Connects to the target. `writerThread` (the application's database: database.ts) runs SQLite's statements
+ * on a thread of their own (sqlite-writer.ts); tools and tests that open a store of their own run them on
+ * theirs, as the same SQL.
+ */
+export function connect(target: DatabaseTarget, { writerThread = false }: { writerThread?: boolean } = {}): Connection {
+  return target.kind === 'sqlite' ? openSqlite(target.path, { thread: writerThread }) : openPostgres(target);
 }
 
 /**

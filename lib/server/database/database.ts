@@ -76,7 +76,7 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
       if (connection) return Promise.resolve(connection);
       if (closed) return Promise.reject(new Error('The database is closed'));
       if (failure && clock.now() < failure.until) return Promise.reject(failure.error);
-      opening ??= openMigrated(target, clock.now)
+      opening ??= openMigrated(target, clock.now, { writerThread: true })
         .then((opened) => {
           connection = {
             ...opened.connection,

@@ -24,17 +24,20 @@ export function setFileAside(path: string, why: 'incompatible' | 'damaged', now:
 export async function openMigrated(
   target: DatabaseTarget,
   now = Date.now,
+  options: { writerThread?: boolean } = {},
 ): Promise<{ connection: Connection; setAside: boolean }> {
-  let connection = connect(target);
+  let connection = connect(target, options);
   try {
     await migrate(connection.db);
     return { connection, setAside: false };
   } catch (error) {
     await connection.db.destroy().catch(() => {});
-    if (target.kind !== 'sqlite') throw error;
+    // A file SQLite could not open at all (unreadable, read-only, not a database) is the operator's to see,
+    // not one to set aside (sqlite-writer.ts `atOpen`).
+    if (target.kind !== 'sqlite' || (error as { atOpen?: boolean }).atOpen) throw error;
   }
   setFileAside(target.path, 'incompatible', now());
-  connection = connect(target);
+  connection = connect(target, options);
   try {
     await migrate(connection.db);
   } catch (error) {

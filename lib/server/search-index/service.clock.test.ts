@@ -215,7 +215,8 @@ describe('the index service on a fake clock', () => {
     await runUntil(clock, ready(leader));
     const other = make(path, clock);
     other.start();
-    await clock.advance(1_000);
+    // Opened (its writer's thread started, in real time) and asked for the lease.
+    await runUntil(clock, () => other.whereAndWho().syncing !== null);
     expect(leader.whereAndWho().syncing).toBe(true);
     expect(other.whereAndWho().syncing).toBe(false);
 

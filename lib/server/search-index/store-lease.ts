@@ -44,14 +44,14 @@ export function createSyncRows({ db, account, connection, now: databaseNow }: St
     releaseNow(owner: string): void {
       // PostgreSQL cannot be reached synchronously: there the lease lapses on its own (sync.ts LEASE_TTL_MS),
       // unless a signal handler let the service release it first.
-      if (!connection.sqlite) return;
+      if (!connection.runNow) return;
       const { sql: text, parameters } = db
         .deleteFrom('sync_lease')
         .where('account', '=', account)
         .where('owner', '=', owner)
         .compile();
       try {
-        connection.sqlite.prepare(text).run(...(parameters as unknown[]));
+        connection.runNow(text, parameters);
       } catch {
         // Closed already, or the disk is gone: the lease lapses on its own.
       }

@@ -1,0 +1,73 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/**
+ * The thread of the index's SQLite writer (sqlite-writer.ts): the process's one read-write connection, which
+ * runs the statements the request thread compiled, in the order they were sent, and posts each answer back.
+ * A write's B-tree pages, its commit and the WAL it fills hold this thread, never the one that answers
+ * requests; a lock another process holds is waited for here too (busy_timeout), not on the event loop.
+ */
+export type WriteJob = { id: number; sql: string; parameters: unknown[] } | { id: number; close: true };
+export type WriteAnswer =
+  | { id: number; rows: unknown[] }
+  | { id: number; changes: number; lastInsertRowid: number | bigint }
+  | { id: number; closed: true }
+  | { id: number; error: { message: string; code?: string } };
+export type WriteStartFailure = { failed: { message: string; code?: string } };
+
+const { path, pragmas } = workerData as { path: string; pragmas: string[] };
+let db: Database.Database | null = null;
+try {
+  mkdirSync(dirname(path), { recursive: true });
+  db = new Database(path);
+  for (const pragma of pragmas) db.pragma(pragma);
+} catch (error) {
+  // Said to the writer in words (a thread's uncaught error reaches it without its code), then the end.
+  const e = error as { message?: string; code?: string };
+  db?.close();
+  db = null;
+  const failure: WriteStartFailure = {
+    failed: { message: `The index file cannot be opened (${path}): ${String(e.message ?? error)}`, code: e.code },
+  };
+  parentPort!.postMessage(failure);
+}
+
+/** Prepared statements by their text: a sync writes the same few shapes again and again. */
+const prepared = new Map<string, Database.Statement>();
+const PREPARED_AT_MOST = 500;
+
+function statement(sql: string) {
+  let found = prepared.get(sql);
+  if (!found) {
+    if (prepared.size >= PREPARED_AT_MOST) prepared.clear();
+    found = db!.prepare(sql);
+    prepared.set(sql, found);
+  }
+  return found;
+}
+
+if (db)
+  parentPort!.on('message', (job: WriteJob) => {
+    let answer: WriteAnswer;
+    if ('close' in job) {
+      // Closed here, by its own thread: a connection left open would keep its locks for the process's life.
+      db!.close();
+      parentPort!.postMessage({ id: job.id, closed: true } satisfies WriteAnswer);
+      return;
+    }
+    try {
+      const s = statement(job.sql);
+      if (s.reader) answer = { id: job.id, rows: s.all(...job.parameters) };
+      else {
+        const { changes, lastInsertRowid } = s.run(...job.parameters);
+        answer = { id: job.id, changes, lastInsertRowid };
+      }
+    } catch (error) {
+      const e = error as { message?: string; code?: string };
+      answer = { id: job.id, error: { message: String(e.message ?? error), ...(e.code ? { code: e.code } : {}) } };
+    }
+    parentPort!.postMessage(answer);
+  });
+if (db) parentPort!.postMessage('ready');

@@ -1,0 +1,120 @@
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from './connect';
+import { sqliteWriter } from './sqlite-writer';
+
+const PRAGMAS = ['journal_mode = WAL', 'busy_timeout = 5000'];
+
+describe("the application's SQLite writer, on a thread of its own", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'writer-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const fresh = async (name: string) => {
+    const db = sqliteWriter(join(dir, name), PRAGMAS);
+    await sql`create table index_meta (key text primary key, value text not null)`.execute(db);
+    return db;
+  };
+
+  it('runs statements in order, commits a transaction, and rolls back one that failed with SQLite’s code', async () => {
+    const db = await fresh('order.sqlite');
+    try {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('index_meta').values({ key: 'a', value: '1' }).execute();
+        await trx.updateTable('index_meta').set({ value: '2' }).where('key', '=', 'a').execute();
+      });
+      const failed = await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('index_meta').values({ key: 'b', value: '1' }).execute();
+          await trx.insertInto('index_meta').values({ key: 'a', value: 'again' }).execute();
+        })
+        .catch((error: unknown) => error as { code?: string; message?: string });
+      expect(failed?.code).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
+      expect(await db.selectFrom('index_meta').selectAll().orderBy('key').execute()).toEqual([
+        { key: 'a', value: '2' },
+      ]);
+      const { numInsertedOrUpdatedRows } = await db
+        .insertInto('index_meta')
+        .values([
+          { key: 'c', value: '1' },
+          { key: 'd', value: '1' },
+        ])
+        .executeTakeFirstOrThrow();
+      expect(numInsertedOrUpdatedRows).toBe(2n);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('leaves the event loop free while a write runs: a timer set after it fires before it ends', async () => {
+    const db = await fresh('busy.sqlite');
+    try {
+      const order: string[] = [];
+      const write = sql`insert into index_meta (key, value)
+          with recursive c(x) as (select 1 union all select x + 1 from c where x < 300000)
+          select 'k' || x, 'v' from c`
+        .execute(db)
+        .then((r) => order.push(`wrote ${r.numAffectedRows}`));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      order.push('timer');
+      await write;
+      expect(order).toEqual(['timer', 'wrote 300000']);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('says why a file cannot be opened, as SQLite says it, and fails every statement the same way', async () => {
+    const blocker = join(dir, 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    const db = sqliteWriter(join(blocker, 'index.sqlite'), PRAGMAS);
+    try {
+      const first = await sql`select 1`.execute(db).catch((error: unknown) => error as Error & { atOpen?: boolean });
+      expect(first).toBeInstanceOf(Error);
+      expect((first as Error).message).toMatch(/cannot be opened .*not-a-folder/);
+      expect((first as { atOpen?: boolean }).atOpen).toBe(true);
+      await expect(sql`select 1`.execute(db)).rejects.toBe(first);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('closes its connection on its thread: the file’s lock is free at once for another connection', async () => {
+    const path = join(dir, 'closed.sqlite');
+    const db = sqliteWriter(path, PRAGMAS);
+    await sql`create table index_meta (key text primary key, value text not null)`.execute(db);
+    await sql`begin immediate`.execute(db);
+    await db.insertInto('index_meta').values({ key: 'uncommitted', value: '1' }).execute();
+    await db.destroy();
+    await expect(sql`select 1`.execute(db)).rejects.toThrow(/destroyed|closed/);
+
+    const other = new Database(path);
+    try {
+      other.pragma('busy_timeout = 0');
+      other.prepare('insert into index_meta values (?, ?)').run('after', '1');
+      expect(other.prepare('select key from index_meta').all()).toEqual([{ key: 'after' }]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('runs a goodbye synchronously on a connection of its own (the exit’s lease release)', async () => {
+    const path = join(dir, 'goodbye.sqlite');
+    const connection = connect({ kind: 'sqlite', path }, { writerThread: true });
+    try {
+      await sql`create table index_meta (key text primary key, value text not null)`.execute(connection.db);
+      await connection.db.insertInto('index_meta').values({ key: 'lease', value: 'mine' }).execute();
+      connection.runNow!('delete from index_meta where key = ?', ['lease']);
+      expect(await connection.db.selectFrom('index_meta').selectAll().execute()).toEqual([]);
+    } finally {
+      await connection.db.destroy();
+    }
+  });
+});

@@ -1,0 +1,203 @@
+import 'server-only';
+import { Worker } from 'node:worker_threads';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
+import type { AppDatabase } from './schema';
+import type { WriteAnswer, WriteJob, WriteStartFailure } from './sqlite-write-worker';
+import { bundled, sourceThread } from './threads';
+
+/**
+ * The application's SQLite connection on a thread of its own (sqlite-write-worker.ts): a Kysely dialect
+ * whose statements are compiled on the request thread and run on the writer's, in order, one at a time.
+ * better-sqlite3 is synchronous, so on the request thread every write held the event loop for as long as
+ * SQLite worked: a sync's page of 100 records ~40 ms at 1,000,000 rows (its B-tree pages and its commit),
+ * and a write lock another process held up to `busy_timeout`. Here the request thread only waits for the
+ * answer, and answers other requests meanwhile.
+ *
+ * A transaction is Kysely's: the connection is held (a mutex, as Kysely's own SQLite driver holds its one
+ * connection) from `begin` to `commit`, its statements sent one after another. A write cannot be cut off
+ * (SQLite cannot be interrupted from another thread, and a thread ended mid-transaction would keep its
+ * locks for the process's life): there is no timeout. A thread that cannot open its file, or that stops,
+ * fails every statement then and after with why (SQLite's code and `atOpen: true` for a file it could not
+ * open, as `new Database()` threw it on the request thread; `WRITER_STOPPED_CODE` for a thread that stopped):
+ * the database closes and opens again (database.ts), with a new thread.
+ */
+export const WRITER_STOPPED_CODE = 'SQLITE_IOERR_WRITER_STOPPED';
+
+type WriteResult = { rows: unknown[] } | { changes: number; lastInsertRowid: number | bigint };
+type Pending = { resolve: (result: WriteResult) => void; reject: (error: Error) => void };
+
+/** How long the thread may take to close its connection (a statement in flight first ends) before it is ended. */
+const CLOSE_MS = 10_000;
+
+export function createWriterThread(path: string, pragmas: string[]) {
+  const workerData = { path, pragmas };
+  // A built server runs the bundled thread; tests and scripts this file's TypeScript sibling (threads.ts).
+  const worker = bundled()
+    ? new Worker(new URL('./sqlite-write-worker.ts', import.meta.url), { workerData })
+    : sourceThread(import.meta.url.replace(/sqlite-writer\.ts$/, 'sqlite-write-worker.ts'), { workerData });
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let failure: Error | null = null;
+  let closing: Promise<void> | null = null;
+
+  /** Work sent and not answered keeps the process alive (a script's last write too); an idle thread never does. */
+  const keepAlive = () => (pending.size ? worker.ref() : worker.unref());
+  keepAlive();
+
+  const fail = (error: Error) => {
+    if (failure) return;
+    failure = error;
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+    keepAlive();
+  };
+  const stopped = (why: string) =>
+    Object.assign(new Error(`The index writer's thread ${why}`), { code: WRITER_STOPPED_CODE });
+
+  worker.on('message', (answer: WriteAnswer | WriteStartFailure | 'ready') => {
+    if (answer === 'ready') return;
+    if ('failed' in answer) {
+      fail(Object.assign(new Error(answer.failed.message), { code: answer.failed.code, atOpen: true }));
+      void worker.terminate();
+      return;
+    }
+    const waiting = pending.get(answer.id);
+    if (!waiting) return;
+    pending.delete(answer.id);
+    keepAlive();
+    if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+    else if ('closed' in answer) waiting.resolve({ rows: [] });
+    else waiting.resolve(answer);
+  });
+  worker.on('error', (error) => fail(stopped(`failed: ${error.message}`)));
+  worker.on('exit', () => fail(stopped('stopped')));
+
+  function send(job: Omit<WriteJob, 'id'>): Promise<WriteResult> {
+    if (failure) return Promise.reject(failure);
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      keepAlive();
+      worker.postMessage({ ...job, id });
+    });
+  }
+
+  return {
+    /** Runs one statement on the writer's thread, after every statement sent before it. */
+    run(sql: string, parameters: readonly unknown[]): Promise<WriteResult> {
+      if (closing) return Promise.reject(stopped('is closed'));
+      return send({ sql, parameters: [...parameters] });
+    },
+    /** Closes the connection on its thread (after what was sent before), then ends the thread. */
+    close(): Promise<void> {
+      closing ??= (async () => {
+        if (!failure) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            send({ close: true }).catch(() => {}),
+            new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_MS))),
+          ]);
+          clearTimeout(timer);
+        }
+        await worker.terminate();
+      })();
+      return closing;
+    },
+  };
+}
+export type WriterThread = ReturnType<typeof createWriterThread>;
+
+class WriterConnection implements DatabaseConnection {
+  constructor(private readonly thread: WriterThread) {}
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.thread.run(compiled.sql, compiled.parameters);
+    if ('rows' in result) return { rows: result.rows as R[] };
+    return {
+      rows: [],
+      numAffectedRows: BigInt(result.changes),
+      insertId: BigInt(result.lastInsertRowid),
+    };
+  }
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    // Read whole on the thread, handed over a row at a time as Kysely's own SQLite driver does.
+    const { rows } = await this.executeQuery<R>(compiled);
+    for (const row of rows) yield { rows: [row] };
+  }
+}
+
+/** The one connection, held by one caller at a time (a transaction from its `begin` to its end). */
+class ConnectionMutex {
+  private held: Promise<void> | null = null;
+  private release: (() => void) | null = null;
+  async lock() {
+    while (this.held) await this.held;
+    this.held = new Promise((resolve) => (this.release = resolve));
+  }
+  unlock() {
+    const release = this.release;
+    this.held = null;
+    this.release = null;
+    release?.();
+  }
+}
+
+const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+class WriterDriver implements Driver {
+  private readonly mutex = new ConnectionMutex();
+  private readonly connection: WriterConnection;
+  constructor(private readonly thread: WriterThread) {
+    this.connection = new WriterConnection(thread);
+  }
+  async init() {}
+  async acquireConnection() {
+    await this.mutex.lock();
+    return this.connection;
+  }
+  async beginTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async savepoint(connection: DatabaseConnection, name: string) {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${identifier(name)}`));
+  }
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string) {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${identifier(name)}`));
+  }
+  async releaseSavepoint(connection: DatabaseConnection, name: string) {
+    await connection.executeQuery(CompiledQuery.raw(`release ${identifier(name)}`));
+  }
+  async releaseConnection() {
+    this.mutex.unlock();
+  }
+  async destroy() {
+    await this.thread.close();
+  }
+}
+
+/** A Kysely of the SQLite file at `path` whose statements run on a writer's thread of their own. */
+export function sqliteWriter(path: string, pragmas: string[]): Kysely<AppDatabase> {
+  const thread = createWriterThread(path, pragmas);
+  return new Kysely<AppDatabase>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new WriterDriver(thread),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  });
+}
