@@ -782,6 +782,42 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(await store.openedCount()).toBe(1);
     });
 
+    it("writes a record prepared ahead (a first scan's next page) as it writes one it prepares itself", async () => {
+      const ahead = collection('pay_ahead', { ...RECORDS[0], id: 'pay_ahead' });
+      const itself = collection('pay_itself', { ...RECORDS[0], id: 'pay_itself' });
+      await store.prepare([ahead]);
+      await store.upsert([ahead, itself], '2026-11-21T00:00:00.000Z');
+      const held = async (id: string) => ({
+        narrow: await store.db
+          .selectFrom('collections')
+          .selectAll()
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+          .then(({ id: _, ...rest }) => rest),
+        details: await store.db
+          .selectFrom('collection_details')
+          .selectAll()
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+          // Sealed with a fresh nonce each time: compared opened, below.
+          .then(({ id: _, contact_sealed: __, ...rest }) => rest),
+        tokens: await store.db
+          .selectFrom('contact_tokens')
+          .select(['kind', 'token'])
+          .where('id', '=', id)
+          .orderBy('kind')
+          .orderBy('token')
+          .execute(),
+      });
+      const [prepared, plain] = [await held('pay_ahead'), await held('pay_itself')];
+      expect(prepared.tokens.length).toBeGreaterThan(5);
+      expect(prepared).toEqual(plain);
+      const found = await createQueries(store).search('Zoe.Okafor@Example.com', noFilters, 1, 10);
+      const contactOf = (id: string) => found.data.find((h) => h.id === id)?.contact;
+      expect(contactOf('pay_ahead')).toMatchObject({ firstName: 'Zoë', lastName: 'Okafor' });
+      expect(contactOf('pay_ahead')).toEqual(contactOf('pay_itself'));
+    });
+
     it('only marks a record seen when it comes back unchanged, and rewrites it when it changed', async () => {
       const sealed = () =>
         store.db

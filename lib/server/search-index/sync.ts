@@ -116,10 +116,15 @@ export function createSync(deps: SyncDeps) {
     return wanted ?? deps.readPage(page, PAGE_LIMIT, halt.signal);
   }
 
-  function readAhead(page: number) {
+  /**
+   * The next page, fetched while this one is written; in a first scan (every record new) also prepared
+   * (sealed, tokenised: `store.prepare`), while the writer's thread writes this one.
+   */
+  function readAhead(page: number, first: boolean) {
     if (deps.rps < READ_AHEAD_MIN_RPS) return;
     const result = deps.readPage(page, PAGE_LIMIT, halt.signal);
-    result.catch(() => {}); // its failure is met when the scan asks for the page
+    // Its failure is met when the scan asks for the page.
+    result.then((next) => (first ? store.prepare(next.data) : undefined)).catch(() => {});
     ahead = { page, result };
   }
 
@@ -236,7 +241,7 @@ export function createSync(deps: SyncDeps) {
     }
     const page = await read(state.scan_page);
     if (!(await stillLeader())) return;
-    if (page.meta.next !== null && page.data.length) readAhead(state.scan_page + 1);
+    if (page.meta.next !== null && page.data.length) readAhead(state.scan_page + 1, lastRead === 'first');
     await store.upsert(page.data, await stamp(), { bulk: deps.rps >= READ_AHEAD_MIN_RPS });
     pageAttempts = 0;
     await store.saveState({ scan_page: state.scan_page + 1, upstream_count: page.meta.count });
