@@ -64,7 +64,7 @@ export function createStatusReader({ supervisor, clock }: { supervisor: Supervis
     try {
       // "237 of 237 indexed + 1 opened by id", never "238 of 237": the roll-ups count listed collections only.
       const [state, indexed, openedById] = await Promise.all([
-        store.state(),
+        store.readState(),
         store.indexedCount(),
         store.openedCount(),
       ]);
