@@ -84,6 +84,10 @@ test('metrics: 404 without METRICS_TOKEN, 401 with a wrong token, Prometheus tex
   expect(text).toMatch(/dashboard_upstream_requests_total\{operation="list",outcome="ok"\} \d+/);
   // The built server's WAL checkpoints run on their bundled thread, not on the request thread.
   expect(text).toMatch(/^dashboard_sqlite_checkpoint_thread 1$/m);
+  // The index's reads on their thread: how many it started, what waits now, how long they waited in all.
+  expect(Number(/^dashboard_sqlite_reads (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+  expect(text).toMatch(/^dashboard_sqlite_read_queue \d+$/m);
+  expect(text).toMatch(/^dashboard_sqlite_read_wait_seconds [\d.e+-]+$/m);
   // Pages, as the gate decided them: one passed with credentials, one refused without.
   await request.get(`${E2E.gatedURL}/overview`, { headers: { Authorization: basic } });
   await request.get(`${E2E.gatedURL}/overview`);

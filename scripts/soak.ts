@@ -147,6 +147,8 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
   faultWindows = [];
   const samples: Sample[] = [];
   const lag = { p99: 0, max: 0 };
+  /** The SQLite reads thread's figures (absent on PostgreSQL): reads started and seconds waited, at the phase's start and last scrape; the longest queue seen. */
+  const queue = { reads: [NaN, NaN], waited: [NaN, NaN], longest: 0 };
   const rss = { start: 0, peak: 0, end: 0 };
   let until = 0;
   const api = async <T>(path: string) => {
@@ -221,7 +223,13 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
     });
   // Warm-up: the same mix, not measured; then the event-loop histogram is read once (prom-client resets it).
   await Promise.all(mix(Date.now() + WARMUP_S * 1000, []));
-  await fetch(`${base}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+  const first = await fetch(`${base}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).then(
+    (r) => r.text(),
+  );
+  const metric = (text: string, name: string) =>
+    Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
+  queue.reads[0] = metric(first, 'dashboard_sqlite_reads');
+  queue.waited[0] = metric(first, 'dashboard_sqlite_read_wait_seconds');
   rss.start = rss.peak = rssMb(pid);
   until = Date.now() + MINUTES * 60_000;
   const people = mix(until, samples);
@@ -248,6 +256,9 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
       const value = (name: string) => Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
       lag.p99 = Math.max(lag.p99, value('nodejs_eventloop_lag_p99_seconds'));
       lag.max = Math.max(lag.max, value('nodejs_eventloop_lag_max_seconds'));
+      queue.reads[1] = metric(text, 'dashboard_sqlite_reads');
+      queue.waited[1] = metric(text, 'dashboard_sqlite_read_wait_seconds');
+      queue.longest = Math.max(queue.longest, metric(text, 'dashboard_sqlite_read_queue') || 0);
     }
   })();
   const fault = (async () => {
@@ -287,6 +298,11 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
     minutes: MINUTES,
     users: USERS,
     eventLoopDelayMs: { p99: round(lag.p99), max: round(lag.max) },
+    // The mean time an index read waited for the SQLite reads thread in the phase (null on PostgreSQL).
+    readWaitMs: Number.isFinite(queue.reads[1]! - queue.reads[0]!)
+      ? round((1000 * (queue.waited[1]! - queue.waited[0]!)) / Math.max(1, queue.reads[1]! - queue.reads[0]!))
+      : null,
+    readQueueLongest: queue.longest,
     healthP99Ms: byKind.find((k) => k.kind === '/api/health')?.p99 ?? NaN,
     errors: byKind.reduce((sum, k) => sum + k.errors, 0),
     faultErrors: byKind.reduce((sum, k) => sum + k.faultErrors, 0),
@@ -330,11 +346,11 @@ async function main() {
     '',
     `${new Date().toISOString()}, ${USERS} people, ${MINUTES} min a phase, ${SCALE.toLocaleString('en')} collections`,
     '',
-    '| phase | event-loop delay p99 / max | /api/health p99 | errors (the fault’s own) | RSS start / peak / end |',
-    '|---|---|---|---|---|',
+    '| phase | event-loop delay p99 / max | /api/health p99 | an index read’s mean wait for the reads thread (longest queue seen) | errors (the fault’s own) | RSS start / peak / end |',
+    '|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
-        `| ${r.phase} | ${r.eventLoopDelayMs.p99} / ${r.eventLoopDelayMs.max} ms | ${r.healthP99Ms} ms | ${r.errors} (${r.faultErrors}) | ${r.rssMb.start} / ${r.rssMb.peak} / ${r.rssMb.end} MB |`,
+        `| ${r.phase} | ${r.eventLoopDelayMs.p99} / ${r.eventLoopDelayMs.max} ms | ${r.healthP99Ms} ms | ${r.readWaitMs === null ? '(PostgreSQL)' : `${r.readWaitMs} ms (${r.readQueueLongest})`} | ${r.errors} (${r.faultErrors}) | ${r.rssMb.start} / ${r.rssMb.peak} / ${r.rssMb.end} MB |`,
     ),
     '',
     '| phase | kind | requests | p50 | p95 | p99 | errors (the fault’s own) |',

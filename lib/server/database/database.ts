@@ -12,6 +12,7 @@ import {
 } from './connect';
 import { openMigrated, setFileAside } from './migrate';
 import { checkpointThread } from './sqlite-checkpoints';
+import { readStats, type ReadStats } from './sqlite-reads';
 
 /**
  * The application's one database in this process (the runtime builds it): the index, the audit log, the
@@ -117,6 +118,10 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
     /** The last open's or fault's error while the database is held closed; null when it may be opened. */
     failure(): { error: unknown; until: number } | null {
       return failure && clock.now() < failure.until ? failure : null;
+    },
+    /** How SQLite's reads thread's queue stands, and what its reads waited (null on PostgreSQL, or while closed). */
+    reads(): ReadStats | null {
+      return connection?.reads ? readStats(connection.reads) : null;
     },
     /** What SQLite's WAL checkpoints thread copied, and whether it runs (null on PostgreSQL, or while closed). */
     checkpoints() {

@@ -4,10 +4,11 @@ import type { CheckpointReport } from './sqlite-checkpoint-worker';
 import { bundled, sourceThread } from './threads';
 
 /**
- * The WAL's checkpoints off the request thread. SQLite copies the WAL back into the database file when a
+ * The WAL's checkpoints off the writer's thread. SQLite copies the WAL back into the database file when a
  * commit leaves it past `wal_autocheckpoint` pages, inside that commit, on the thread that committed: the
- * sync's writes, on the event loop (~100 MB every few minutes at 1,000,000 rows: the soak saw the event
- * loop held up to 925 ms). A thread of its own checkpoints passively every `everyMs` instead, beside the
+ * sync's writes (~100 MB every few minutes at 1,000,000 rows: on the event loop, before the writer had a
+ * thread of its own, the soak saw it held up to 925 ms; on the writer's thread, every write waits as long).
+ * A thread of its own checkpoints passively every `everyMs` instead, beside the
  * writer; the writer's own checkpoint stays as a fallback (`AUTOCHECKPOINT_PAGES`, connect.ts), which then finds
  * little left to copy: the thread is at most `everyMs` behind. When the WAL is wholly copied and no reader still
  * uses it, the writer's next transaction starts it again from its beginning, so it stays small.

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_TIMEOUT_CODE, sqliteReads } from './sqlite-reads';
+import { READ_TIMEOUT_CODE, readStats, sqliteReads } from './sqlite-reads';
 
 /** A statement that keeps SQLite busy for a while: counting up to `n` in a recursive CTE. */
 const counting = (n: number) =>
@@ -50,6 +50,26 @@ describe("the index's SQLite reads, on threads of their own", () => {
       order.push('timer');
       await slow;
       expect(order).toEqual(['timer', 'counted 3000000']);
+    } finally {
+      await reads.destroy();
+    }
+  });
+
+  it('counts the reads it started, what waits for a thread now, and how long they waited', async () => {
+    const reads = sqliteReads(path, { threads: 1 });
+    try {
+      await reads.selectFrom('index_meta').select('key').execute();
+      const before = readStats(reads)!;
+      expect(before).toMatchObject({ started: 1, waiting: 0 });
+      // One thread: the second read waits for the first.
+      const first = counting(3_000_000).execute(reads);
+      const second = reads.selectFrom('index_meta').select('key').execute();
+      await new Promise((resolve) => setImmediate(resolve)); // both sent (Kysely compiles on a later turn)
+      expect(readStats(reads)!.waiting).toBe(1);
+      await Promise.all([first, second]);
+      const after = readStats(reads)!;
+      expect(after).toMatchObject({ started: 3, waiting: 0 });
+      expect(after.waitedMs).toBeGreaterThan(before.waitedMs);
     } finally {
       await reads.destroy();
     }

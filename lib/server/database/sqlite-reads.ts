@@ -33,7 +33,10 @@ export const READ_TIMEOUT_CODE = 'INDEX_READ_TIMEOUT';
  */
 const resourceLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
-type Pending = { job: ReadJob; resolve: (rows: unknown[]) => void; reject: (error: Error) => void };
+type Pending = { job: ReadJob; resolve: (rows: unknown[]) => void; reject: (error: Error) => void; queuedAt: number };
+
+/** What the pool's queue holds now, and how long its reads waited for a thread since it opened (metrics). */
+export type ReadStats = { waiting: number; started: number; waitedMs: number };
 type Thread = { worker: Worker; ready: boolean; busy: Pending | null; timer: NodeJS.Timeout | null };
 
 /**
@@ -49,6 +52,7 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
   const pool: Thread[] = [];
   let nextId = 1;
   let closed = false;
+  const stats = { started: 0, waitedMs: 0 };
 
   function spawn(): Thread {
     // A built server runs the bundled thread; tests and scripts this file's TypeScript sibling (threads.ts).
@@ -130,6 +134,8 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
     for (const thread of pool) {
       if (!thread.ready || thread.busy || !queue.length) continue;
       const pending = queue.shift()!;
+      stats.started++;
+      stats.waitedMs += performance.now() - pending.queuedAt;
       thread.busy = pending;
       thread.timer = setTimeout(() => {
         const error = Object.assign(new Error(`An index read ran past ${timeoutMs} ms`), { code: READ_TIMEOUT_CODE });
@@ -151,10 +157,16 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
       // Threads that failed to start are tried again now.
       while (pool.length < threads) pool.push(spawn());
       return new Promise((resolve, reject) => {
-        queue.push({ job: { id: nextId++, sql, parameters: [...parameters] }, resolve, reject });
+        queue.push({
+          job: { id: nextId++, sql, parameters: [...parameters] },
+          resolve,
+          reject,
+          queuedAt: performance.now(),
+        });
         pump();
       });
     },
+    stats: (): ReadStats => ({ waiting: queue.length, ...stats }),
     async close(): Promise<void> {
       closed = true;
       for (const p of queue.splice(0)) p.reject(new Error('The index reads are closed'));
@@ -194,6 +206,12 @@ class PoolDriver implements Driver {
   }
 }
 
+/** The read pool behind each Kysely `sqliteReads` made, for its figures (`readStats`). */
+const pools = new WeakMap<Kysely<AppDatabase>, ReadPool>();
+
+/** How a `sqliteReads` Kysely's queue stands (null for any other Kysely: PostgreSQL's pool, a test's own). */
+export const readStats = (db: Kysely<AppDatabase>): ReadStats | null => pools.get(db)?.stats() ?? null;
+
 /** A Kysely of the index's SQLite file whose statements run on the read pool (read-only). */
 export function sqliteReads(path: string, options?: { threads?: number; timeoutMs?: number }): Kysely<AppDatabase> {
   const pool = createReadPool(path, options);
@@ -203,5 +221,7 @@ export function sqliteReads(path: string, options?: { threads?: number; timeoutM
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };
-  return new Kysely<AppDatabase>({ dialect });
+  const db = new Kysely<AppDatabase>({ dialect });
+  pools.set(db, pool);
+  return db;
 }

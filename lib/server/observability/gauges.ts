@@ -16,6 +16,7 @@ type Parts = {
   database: {
     target: { kind: 'sqlite' | 'postgres' };
     checkpoints(): { frames: number; running: boolean } | null;
+    reads(): { waiting: number; started: number; waitedMs: number } | null;
   };
 };
 
@@ -65,7 +66,7 @@ export function registerScrapeGauges({ metrics, index, drift, audit, clock, data
   if (database.target.kind === 'sqlite') {
     gauge(
       'dashboard_sqlite_checkpoint_thread',
-      'Whether the SQLite WAL checkpoints run on their own thread (1), or are back on the writer, the request thread (0)',
+      "Whether the SQLite WAL checkpoints run on their own thread (1), or are back on the writer's (0)",
       [],
       (g) => {
         g.set(database.checkpoints()?.running ? 1 : 0);
@@ -77,6 +78,25 @@ export function registerScrapeGauges({ metrics, index, drift, audit, clock, data
       [],
       (g) => {
         g.set(database.checkpoints()?.frames ?? 0);
+      },
+    );
+    gauge('dashboard_sqlite_read_queue', 'Index reads waiting for the SQLite reads thread now', [], (g) => {
+      g.set(database.reads()?.waiting ?? 0);
+    });
+    gauge(
+      'dashboard_sqlite_reads',
+      'Index reads the SQLite reads thread started since the database opened',
+      [],
+      (g) => {
+        g.set(database.reads()?.started ?? 0);
+      },
+    );
+    gauge(
+      'dashboard_sqlite_read_wait_seconds',
+      'Seconds those reads waited for the thread, in all (divided by dashboard_sqlite_reads: the mean wait)',
+      [],
+      (g) => {
+        g.set((database.reads()?.waitedMs ?? 0) / 1000);
       },
     );
   }
