@@ -71,6 +71,9 @@ describe('the database connection', () => {
     [{ code: 'SQLITE_READONLY_DBMOVED' }, 'unwritable'],
     [{ code: 'SQLITE_BUSY' }, 'other'],
     [{ code: 'ECONNREFUSED' }, 'unreachable'],
+    // SQLite's writer thread stopped: opened again soon; a statement after a close on purpose: nothing to do.
+    [{ code: 'INDEX_WRITER_STOPPED' }, 'unreachable'],
+    [{ code: 'INDEX_WRITER_CLOSED' }, null],
     [{ code: '57P01' }, 'unreachable'],
     [{ code: '08006' }, 'unreachable'],
     [{ code: '28P01' }, 'unreachable'],

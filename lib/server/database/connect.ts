@@ -2,7 +2,7 @@ import 'server-only';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { READ_TIMEOUT_CODE, sqliteReads } from './sqlite-reads';
-import { sqliteWriter } from './sqlite-writer';
+import { sqliteWriter, WRITER_STOPPED_CODE } from './sqlite-writer';
 import { AUTOCHECKPOINT_PAGES, type CheckpointThread } from './sqlite-checkpoints';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -197,6 +197,8 @@ export function storeFault(error: unknown): StoreFault | null {
     const message = String((error as { message?: unknown })?.message ?? '');
     return PG_CONNECTION_MESSAGES.test(message) ? 'unreachable' : null;
   }
+  // The writer's thread stopped (sqlite-writer.ts): opened again soon, with a new one.
+  if (code === WRITER_STOPPED_CODE) return 'unreachable';
   if (code.startsWith('SQLITE_')) {
     if (/CORRUPT|NOTADB/.test(code)) return 'damaged';
     if (/FULL|READONLY|IOERR|CANTOPEN/.test(code)) return 'unwritable';

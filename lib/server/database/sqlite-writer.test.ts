@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from './connect';
-import { sqliteWriter } from './sqlite-writer';
+import { connect, storeFault } from './connect';
+import { createWriterThread, sqliteWriter, WRITER_CLOSED_CODE } from './sqlite-writer';
 
 const PRAGMAS = ['journal_mode = WAL', 'busy_timeout = 5000'];
 
@@ -103,6 +103,62 @@ describe("the application's SQLite writer, on a thread of its own", () => {
     } finally {
       other.close();
     }
+  });
+
+  it('closes after the transaction in flight, which commits; what comes after is refused as closed, no fault', async () => {
+    const path = join(dir, 'in-flight.sqlite');
+    const db = await (async () => {
+      const made = sqliteWriter(path, PRAGMAS);
+      await sql`create table index_meta (key text primary key, value text not null)`.execute(made);
+      return made;
+    })();
+    let resume = () => {};
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    let started = () => {};
+    const inside = new Promise<void>((resolve) => (started = resolve));
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.insertInto('index_meta').values({ key: 'first', value: '1' }).execute();
+      started();
+      await paused;
+      await trx.insertInto('index_meta').values({ key: 'second', value: '2' }).execute();
+    });
+    await inside;
+    const closed = db.destroy();
+    resume();
+    await transaction;
+    await closed;
+    const other = new Database(path);
+    try {
+      expect(other.prepare('select key from index_meta order by key').all()).toEqual([
+        { key: 'first' },
+        { key: 'second' },
+      ]);
+    } finally {
+      other.close();
+    }
+    const thread = createWriterThread(path, PRAGMAS);
+    await thread.close();
+    const refused = await thread.run('select 1', []).catch((error: unknown) => error as { code?: string });
+    expect(refused).toMatchObject({ code: WRITER_CLOSED_CODE });
+    expect(storeFault(refused)).toBeNull();
+  });
+
+  it('refuses a parameter that cannot reach the thread, and goes on answering', async () => {
+    const db = await fresh('clone.sqlite');
+    try {
+      await expect(sql`select ${Symbol('not copyable') as unknown as string} as x`.execute(db)).rejects.toThrow(
+        /could not be cloned/i,
+      );
+      expect((await sql<{ x: number }>`select 1 as x`.execute(db)).rows).toEqual([{ x: 1 }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('starts no thread, and opens no file, for a connection never used', async () => {
+    const path = join(dir, 'never.sqlite');
+    await sqliteWriter(path, PRAGMAS).destroy();
+    expect(existsSync(path)).toBe(false);
   });
 
   it('runs a goodbye synchronously on a connection of its own (the exit’s lease release)', async () => {

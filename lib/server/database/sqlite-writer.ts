@@ -27,10 +27,16 @@ import { bundled, sourceThread } from './threads';
  * (SQLite cannot be interrupted from another thread, and a thread ended mid-transaction would keep its
  * locks for the process's life): there is no timeout. A thread that cannot open its file, or that stops,
  * fails every statement then and after with why (SQLite's code and `atOpen: true` for a file it could not
- * open, as `new Database()` threw it on the request thread; `WRITER_STOPPED_CODE` for a thread that stopped):
- * the database closes and opens again (database.ts), with a new thread.
+ * open, as `new Database()` threw it on the request thread; `WRITER_STOPPED_CODE` for a thread that stopped,
+ * which `storeFault` reads as unreachable): the database closes and opens again (database.ts) with a new
+ * thread, 10 s later.
  */
-export const WRITER_STOPPED_CODE = 'SQLITE_IOERR_WRITER_STOPPED';
+export const WRITER_STOPPED_CODE = 'INDEX_WRITER_STOPPED';
+/**
+ * A statement sent after the connection was closed on purpose (the database dropped it: a reopen, a fault,
+ * the process's end): no fault of the database, and nothing to act on (`storeFault` reads it as none).
+ */
+export const WRITER_CLOSED_CODE = 'INDEX_WRITER_CLOSED';
 
 type WriteResult = { rows: unknown[] } | { changes: number; lastInsertRowid: number | bigint };
 type Pending = { resolve: (result: WriteResult) => void; reject: (error: Error) => void };
@@ -85,16 +91,20 @@ export function createWriterThread(path: string, pragmas: string[]) {
     if (failure) return Promise.reject(failure);
     return new Promise((resolve, reject) => {
       const id = nextId++;
+      // Sent first: a parameter that cannot be copied to the thread throws here, and nothing waits for it.
+      worker.postMessage({ ...job, id });
       pending.set(id, { resolve, reject });
       keepAlive();
-      worker.postMessage({ ...job, id });
     });
   }
 
   return {
     /** Runs one statement on the writer's thread, after every statement sent before it. */
     run(sql: string, parameters: readonly unknown[]): Promise<WriteResult> {
-      if (closing) return Promise.reject(stopped('is closed'));
+      if (closing)
+        return Promise.reject(
+          Object.assign(new Error("The index writer's connection is closed"), { code: WRITER_CLOSED_CODE }),
+        );
       return send({ sql, parameters: [...parameters] });
     },
     /** Closes the connection on its thread (after what was sent before), then ends the thread. */
@@ -154,14 +164,17 @@ const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 class WriterDriver implements Driver {
   private readonly mutex = new ConnectionMutex();
-  private readonly connection: WriterConnection;
-  constructor(private readonly thread: WriterThread) {
-    this.connection = new WriterConnection(thread);
+  private thread: WriterThread | null = null;
+  private connection: WriterConnection | null = null;
+  constructor(private readonly start: () => WriterThread) {}
+  /** The thread starts with the first statement (Kysely inits its driver then): one never used never starts. */
+  async init() {
+    this.thread = this.start();
+    this.connection = new WriterConnection(this.thread);
   }
-  async init() {}
   async acquireConnection() {
     await this.mutex.lock();
-    return this.connection;
+    return this.connection!;
   }
   async beginTransaction(connection: DatabaseConnection) {
     await connection.executeQuery(CompiledQuery.raw('begin'));
@@ -184,18 +197,24 @@ class WriterDriver implements Driver {
   async releaseConnection() {
     this.mutex.unlock();
   }
+  /** Closes after the caller holding the connection (a transaction in flight) let it go, `CLOSE_MS` at most. */
   async destroy() {
+    if (!this.thread) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.mutex.lock(), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_MS)))]);
+    clearTimeout(timer);
     await this.thread.close();
+    // Whoever still waits for the connection gets it, and a refusal (`WRITER_CLOSED_CODE`), not a wait for ever.
+    this.mutex.unlock();
   }
 }
 
 /** A Kysely of the SQLite file at `path` whose statements run on a writer's thread of their own. */
 export function sqliteWriter(path: string, pragmas: string[]): Kysely<AppDatabase> {
-  const thread = createWriterThread(path, pragmas);
   return new Kysely<AppDatabase>({
     dialect: {
       createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new WriterDriver(thread),
+      createDriver: () => new WriterDriver(() => createWriterThread(path, pragmas)),
       createIntrospector: (db) => new SqliteIntrospector(db),
       createQueryCompiler: () => new SqliteQueryCompiler(),
     },
