@@ -277,7 +277,7 @@ export function createRecords(store: StoreContext) {
   };
   return {
     /**
-     * Prepares records about to be written (their seal, tokens and snapshot: ~60 % of what writing a new
+     * Prepares records about to be written (their seal, tokens and snapshot: about half of what writing a new
      * record costs the request thread), a few at a time between other work: a first scan prepares the page
      * it read ahead while the writer's thread writes the page before, so the two overlap. `upsert`
      * prepares whatever was not.
