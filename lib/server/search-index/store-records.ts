@@ -74,9 +74,10 @@ function prepareRecord(keys: BlindKeys, account: number, accountKey: string, c: 
 }
 
 /**
- * Records per transaction. SQLite writes block the event loop (better-sqlite3 is synchronous), so
- * a page is written in slices with a turn of the loop between them: a request that arrives during a
- * sync waits for one slice (a few ms at a million rows), not for the whole page.
+ * Records per transaction. A transaction holds the one SQLite connection (on the writer's thread in the
+ * runtime, on the caller's in tools and tests, where better-sqlite3 blocks its event loop), so a page is
+ * written in slices with a turn of the loop between them: another write that arrives during a sync (the
+ * audit log's, a lease's) waits for one slice (a few ms at a million rows), not for the whole page.
  */
 const RECORDS_PER_SLICE = 25;
 const RECORDS_PER_BULK_SLICE = 100;
