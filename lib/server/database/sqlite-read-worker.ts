@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { preparedStatements } from './sqlite-statements';
 
 /**
  * One thread of the index's SQLite reads (sqlite-reads.ts): a read-only connection of its own that runs
@@ -31,19 +32,7 @@ try {
   parentPort!.postMessage(failure);
 }
 
-/** Prepared statements by their text: a search's few shapes are compiled once a thread. */
-const prepared = new Map<string, Database.Statement>();
-const PREPARED_AT_MOST = 500;
-
-function statement(sql: string) {
-  let found = prepared.get(sql);
-  if (!found) {
-    if (prepared.size >= PREPARED_AT_MOST) prepared.clear();
-    found = db!.prepare(sql);
-    prepared.set(sql, found);
-  }
-  return found;
-}
+const statement = preparedStatements(() => db!);
 
 // The pool ends a thread that could not open its file (the message above); one that could serves.
 if (db)

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { preparedStatements } from './sqlite-statements';
 
 /**
  * The thread of the index's SQLite writer (sqlite-writer.ts): the process's one read-write connection, which
@@ -34,19 +35,7 @@ try {
   parentPort!.postMessage(failure);
 }
 
-/** Prepared statements by their text: a sync writes the same few shapes again and again. */
-const prepared = new Map<string, Database.Statement>();
-const PREPARED_AT_MOST = 500;
-
-function statement(sql: string) {
-  let found = prepared.get(sql);
-  if (!found) {
-    if (prepared.size >= PREPARED_AT_MOST) prepared.clear();
-    found = db!.prepare(sql);
-    prepared.set(sql, found);
-  }
-  return found;
-}
+const statement = preparedStatements(() => db!);
 
 if (db)
   parentPort!.on('message', (job: WriteJob) => {
