@@ -24,6 +24,7 @@ import {
 import { readPhoneCountries } from './phone-countries';
 import { readPhoneQuery, type PhoneQuery } from './phones';
 import { createOverview } from './overview';
+import { periodsCovering } from './rollups';
 import type { AppDatabase } from '../database/schema';
 import type { IndexStore } from './store';
 
@@ -956,6 +957,8 @@ export function createQueries(
     limit: number,
     searched = false,
     ranked = false,
+    /** The count when something cheaper than the rows knows it (`rolledUpCount`). */
+    known: Promise<number> | null = null,
   ) {
     const q = query as ListRows;
     const ordered = <S extends ListRows>(rows: S) =>
@@ -965,7 +968,8 @@ export function createQueries(
         (pageNumber - 1) * limit,
         limit,
       );
-    const counted = () => q.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const counted = () =>
+      known ? known.then((n) => ({ n })) : q.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     let narrow: NarrowRow[];
     let total: { n: number | string };
     if (searched) {
@@ -982,6 +986,50 @@ export function createQueries(
       ]);
     }
     return { rows: await withDetails(narrow), count: Number(total.n) };
+  }
+
+  /**
+   * How many rows a list without a search holds, from the roll-ups when its filters are theirs: status,
+   * currency and one range of whole days, created or completed (rollups.ts `periodsCovering`). The roll-ups
+   * count what the list returns (collections opened by id apart), in the same transactions as the rows. At
+   * 1,000,000 collections on SQLite, counting the rows took 150 ms warm for the unfiltered list and 80 ms for
+   * one status (700,000 rows), and the filter menus' two counts 560 ms warm, 19 s right after a start (the
+   * pages from disk: past the reads' bound, a 503); the roll-ups are a few hundred rows at most. Null for
+   * any other filter (amounts, both ranges, a contact, a change): the rows are counted.
+   */
+  function rolledUpCount(filters: Filters): Promise<number> | null {
+    const created = Boolean(filters.createdFrom || filters.createdTo);
+    const completed = Boolean(filters.completedFrom || filters.completedTo);
+    if (
+      filters.contact ||
+      changes(filters) ||
+      filters.amountMin !== undefined ||
+      filters.amountMax !== undefined ||
+      (created && completed)
+    )
+      return null;
+    const runs = completed
+      ? periodsCovering(filters.completedFrom, filters.completedTo)
+      : periodsCovering(filters.createdFrom, filters.createdTo);
+    if (!runs.length) return Promise.resolve(0);
+    let q = db
+      .selectFrom('rollups')
+      .select(
+        sql<number | string>`coalesce(sum(${sql.ref(completed ? 'completed_count' : 'created_count')}), 0)`.as('n'),
+      )
+      .where('account', '=', account)
+      .where((eb) =>
+        eb.or(
+          runs.map((run) =>
+            run.grain === 'a'
+              ? eb('grain', '=', 'a')
+              : eb.and([eb('grain', '=', run.grain), eb('period', '>=', run.lo), eb('period', '<=', run.hi)]),
+          ),
+        ),
+      );
+    if (filters.status?.length) q = q.where('status', 'in', filters.status);
+    if (filters.currency?.length) q = q.where('currency', 'in', filters.currency);
+    return q.executeTakeFirstOrThrow().then((row) => Number(row.n));
   }
 
   /** The wide part only for the page's rows, by key. */
@@ -1628,7 +1676,15 @@ export function createQueries(
 
     /** A filtered, sorted page of the account's collections. */
     async list(filters: Filters, pageNumber: number, limit: number): Promise<IndexPage<CollectionSummary>> {
-      const found = await page(rows(filters, null), filters.sort, pageNumber, limit);
+      const found = await page(
+        rows(filters, null),
+        filters.sort,
+        pageNumber,
+        limit,
+        false,
+        false,
+        rolledUpCount(filters),
+      );
       return { data: found.rows.map(toSummary), count: found.count };
     },
 
@@ -1676,17 +1732,24 @@ export function createQueries(
       status: { value: string; count: number }[];
       currency: { value: string; count: number }[];
     }> {
-      const base = db.selectFrom('collections').where('account', '=', account).where('id', 'not in', openedIds());
+      // From the whole-account roll-ups, which count what the list returns (`rolledUpCount`): the rows'
+      // two groupings read 1,000,000 index entries each (560 ms warm on SQLite, 19 s after a start).
+      const whole = db.selectFrom('rollups').where('account', '=', account).where('grain', '=', 'a');
+      const counted = sql<number>`sum(created_count)`;
       const [status, currency] = await Promise.all([
-        base
-          .select(['status as value', sql<number>`count(*)`.as('count')])
+        whole
+          .select(['status as value', counted.as('count')])
           .groupBy('status')
+          .having(counted, '>', 0)
           .orderBy('count', 'desc')
+          .orderBy('value')
           .execute(),
-        base
-          .select(['currency as value', sql<number>`count(*)`.as('count')])
+        whole
+          .select(['currency as value', counted.as('count')])
           .groupBy('currency')
+          .having(counted, '>', 0)
           .orderBy('count', 'desc')
+          .orderBy('value')
           .execute(),
       ]);
       const num = (rows: { value: string; count: number }[]) =>

@@ -8,7 +8,15 @@ import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
 import { blindKeys } from './blind';
 import { createQueries } from './queries';
-import { bucketMiddleMs, durationBucket, histogramMedianMs, rebuildRollups } from './rollups';
+import { defaults, filterSchema, type Filters } from '@/lib/api/list-state';
+import {
+  bucketMiddleMs,
+  durationBucket,
+  histogramMedianMs,
+  periodsCovering,
+  rebuildRollups,
+  type PeriodRun,
+} from './rollups';
 import { openIndexStore, type IndexStore } from './store';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
@@ -75,6 +83,49 @@ describe('completion-time buckets', () => {
   });
 });
 
+describe('the periods covering a range of days', () => {
+  const covers = (run: PeriodRun, day: string) =>
+    run.grain === 'a' ||
+    (run.grain === 'd' && run.lo <= day && day <= run.hi) ||
+    (run.grain === 'm' && run.lo <= day.slice(0, 7) && day.slice(0, 7) <= run.hi) ||
+    (run.grain === 'y' && run.lo <= day.slice(0, 4) && day.slice(0, 4) <= run.hi);
+  const dayOf = (n: number) => new Date(Date.UTC(1995, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+
+  it('count every day of the range once and no day outside it, in a handful of runs', () => {
+    const end = fc.option(fc.integer({ min: 0, max: 365 * 40 }), { nil: undefined });
+    fc.assert(
+      fc.property(end, end, fc.integer({ min: 0, max: 365 * 40 }), (a, b, probe) => {
+        const [from, to] = [a === undefined ? undefined : dayOf(a), b === undefined ? undefined : dayOf(b)];
+        const runs = periodsCovering(from, to);
+        const day = dayOf(probe);
+        const inside = (!from || from <= day) && (!to || day <= to);
+        expect(runs.filter((run) => covers(run, day)).length).toBe(inside ? 1 : 0);
+        expect(runs.length).toBeLessThanOrEqual(5);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('read whole months and years in their own grain, and odd days by day', () => {
+    expect(periodsCovering()).toEqual([{ grain: 'a', lo: '', hi: '' }]);
+    expect(periodsCovering('2026-03-05', '2026-03-09')).toEqual([{ grain: 'd', lo: '2026-03-05', hi: '2026-03-09' }]);
+    expect(periodsCovering('2026-02-01', '2026-02-28')).toEqual([{ grain: 'm', lo: '2026-02', hi: '2026-02' }]);
+    expect(periodsCovering('2024-01-01', '2025-12-31')).toEqual([{ grain: 'y', lo: '2024', hi: '2025' }]);
+    expect(periodsCovering('2024-11-15', '2026-02-10')).toEqual([
+      { grain: 'd', lo: '2024-11-15', hi: '2024-11-30' },
+      { grain: 'd', lo: '2026-02-01', hi: '2026-02-10' },
+      { grain: 'm', lo: '2024-12', hi: '2024-12' },
+      { grain: 'm', lo: '2026-01', hi: '2026-01' },
+      { grain: 'y', lo: '2025', hi: '2025' },
+    ]);
+    expect(periodsCovering('2026-05-01')).toEqual([
+      { grain: 'm', lo: '2026-05', hi: '2026-12' },
+      { grain: 'y', lo: '2027', hi: '9999' },
+    ]);
+    expect(periodsCovering('2026-03-02', '2026-03-01')).toEqual([]);
+  });
+});
+
 describe.each(storeKinds())('on $name', (kind) => {
   beforeAll(() => kind.setup());
   afterAll(() => kind.teardown());
@@ -89,6 +140,73 @@ describe.each(storeKinds())('on $name', (kind) => {
   });
 
   describe('roll-ups', () => {
+    it("count a list's rows as its rows do, for every filter they can answer", async () => {
+      // Days across two years' ends and a leap February; statuses that change, completions that move or go,
+      // a collection opened by id (never counted), and rows a scan stops seeing.
+      const statuses = ['pending', 'completed', 'expired', 'refunded'];
+      const currencies = ['NGN', 'EUR', 'KES'];
+      const day = (i: number) => new Date(Date.UTC(2024, 10, 20) + ((i * 37) % 500) * 86_400_000);
+      const made = (i: number, round: number) => {
+        const created = day(i + round * 3);
+        const status = statuses[(i + round) % statuses.length]!;
+        return record(`pay_${i}`, {
+          status,
+          currency: currencies[i % currencies.length]!,
+          value: 100 + i,
+          createdAt: created.toISOString(),
+          completedAt:
+            status === 'pending' ? null : new Date(created.getTime() + ((i * 7) % 90) * 86_400_000).toISOString(),
+        });
+      };
+      await store.upsert(
+        Array.from({ length: 120 }, (_, i) => made(i, 0)),
+        '2026-11-01T00:00:00.000Z',
+      );
+      await store.saveState({ scan_started_at: '2026-11-02T00:00:00.000Z' });
+      await store.upsert(
+        Array.from({ length: 100 }, (_, i) => made(i, i % 2)),
+        '2026-11-02T00:00:00.000Z',
+      );
+      await store.removeUnseen('2026-11-02T00:00:00.000Z');
+      await store.upsert(
+        [
+          collectionSchema.parse(
+            sampleCollection({ id: 'pay_opened', type: 'standalone', createdAt: day(3).toISOString() }),
+          ),
+        ],
+        '2026-11-03T00:00:00.000Z',
+      );
+      const queries = createQueries(store);
+      const none = defaults(filterSchema);
+      const ranges: [string | undefined, string | undefined][] = [
+        [undefined, undefined],
+        ['2025-02-01', undefined],
+        [undefined, '2025-02-28'],
+        ['2024-12-15', '2025-01-10'],
+        ['2024-11-20', '2026-03-31'],
+        ['2025-01-01', '2025-12-31'],
+        ['2025-03-03', '2025-03-03'],
+        ['2025-06-30', '2026-01-01'],
+      ];
+      const cases: Partial<Filters>[] = [
+        {},
+        { status: ['pending'] },
+        { status: ['completed', 'refunded'], currency: ['EUR'] },
+        { currency: ['KES', 'NGN'] },
+        ...ranges.flatMap(([from, to]) => [
+          { createdFrom: from, createdTo: to },
+          { createdFrom: from, createdTo: to, status: ['expired'] },
+          { completedFrom: from ?? '2024-01-01', completedTo: to },
+          { completedFrom: from, completedTo: to ?? '2030-01-01', currency: ['NGN'], status: ['completed'] },
+        ]),
+      ];
+      for (const filters of cases) {
+        const all = await queries.list({ ...none, ...filters }, 1, 500);
+        expect({ filters, count: all.count }).toEqual({ filters, count: all.data.length });
+      }
+      expect((await queries.list(none, 1, 500)).count).toBe(100);
+    });
+
     it('follow inserts, changes of status, amount, currency and day, and removals', async () => {
       const statuses = ['pending', 'completed', 'expired', 'on_hold'];
       const change = fc.record({
