@@ -985,7 +985,7 @@ export function createQueries(
         counted(),
       ]);
     }
-    return { rows: await withDetails(narrow), count: Number(total.n) };
+    return { narrow, count: Number(total.n) };
   }
 
   /**
@@ -1070,7 +1070,7 @@ export function createQueries(
     const found =
       (expected <= WALK_AT_MOST ? await walk(matchesRow(plan), filters.sort, offset, limit, expected) : null) ??
       (fewOthers ? await ledByReference(plan, filters.sort, offset, limit) : null);
-    return found && { rows: await withDetails(found), count };
+    return found && { narrow: found, count };
   }
 
   /**
@@ -1338,7 +1338,7 @@ export function createQueries(
       narrow.push(...found);
       offset = 0;
     }
-    return { rows: await withDetails(narrow), count };
+    return { narrow, count };
   }
 
   /** The words of each summary's e-mail local part, as its contact was opened (for `matchedFields`). */
@@ -1440,8 +1440,8 @@ export function createQueries(
     return found.sort((a, b) => b.count - a.count || a.id.localeCompare(b.id));
   }
 
-  /** Which of a plan's kinds each of these rows matched. */
-  async function matchedFields(plan: SearchPlan, summaries: CollectionSummary[]): Promise<Map<string, MatchedField[]>> {
+  /** The tokens a plan looks for: each kind's with what it says it matched, and each name word's forms. */
+  function wantedTokens(plan: SearchPlan) {
     const wanted = new Map<string, MatchedField>();
     if (plan.email) wanted.set(keys.token('email', plan.email), 'email');
     // A national form read whole in one of the account's countries; the number as typed, when it is the
@@ -1456,34 +1456,47 @@ export function createQueries(
       prefix: new Set(w.prefixWords),
       sounds: new Set(w.soundWords),
     }));
+    return { wanted, nameTokenSet, forms };
+  }
+
+  /**
+   * The plan's tokens these rows hold (`wantedTokens`): asked beside the rows' details (one round trip
+   * fewer on PostgreSQL), told apart by `matchedFields` once the rows are opened.
+   */
+  async function matchedTokens(plan: SearchPlan, ids: string[]) {
+    const { wanted, nameTokenSet, forms } = wantedTokens(plan);
     const formTokens = forms.flatMap((f) => [...f.prefix, ...f.sounds]);
-    const found =
-      summaries.length && (wanted.size || nameTokenSet.size)
-        ? await db
-            // The page's rows drive (CROSS JOIN keeps them the outer loop in SQLite), each one's tokens
-            // looked up by the whole primary key. Asked by id IN (...) instead, SQLite read every id of
-            // the typed name tokens (a common name: ~90,000 keys, 13-18 ms) to find the page's ten, and
-            // without the kinds PostgreSQL read every token of the account (5 million rows, 215 ms).
-            .selectFrom('collections')
-            .crossJoin('contact_tokens as t')
-            .select(['t.id', 't.kind', 't.token'])
-            .where('collections.account', '=', account)
-            .where(
-              'collections.id',
-              'in',
-              summaries.map((r) => r.id),
-            )
-            .whereRef('t.account', '=', 'collections.account')
-            .where('t.kind', 'in', [
-              ...(plan.email ? ['email'] : []),
-              ...(plan.phone || plan.nationals.length ? ['phone'] : []),
-              ...(plan.last4 ? ['last4'] : []),
-              ...(nameTokenSet.size ? ['name'] : []),
-            ])
-            .where('t.token', 'in', [...wanted.keys(), ...nameTokenSet, ...formTokens])
-            .whereRef('t.id', '=', 'collections.id')
-            .execute()
-        : [];
+    return ids.length && (wanted.size || nameTokenSet.size)
+      ? db
+          // The page's rows drive (CROSS JOIN keeps them the outer loop in SQLite), each one's tokens
+          // looked up by the whole primary key. Asked by id IN (...) instead, SQLite read every id of
+          // the typed name tokens (a common name: ~90,000 keys, 13-18 ms) to find the page's ten, and
+          // without the kinds PostgreSQL read every token of the account (5 million rows, 215 ms).
+          .selectFrom('collections')
+          .crossJoin('contact_tokens as t')
+          .select(['t.id', 't.kind', 't.token'])
+          .where('collections.account', '=', account)
+          .where('collections.id', 'in', ids)
+          .whereRef('t.account', '=', 'collections.account')
+          .where('t.kind', 'in', [
+            ...(plan.email ? ['email'] : []),
+            ...(plan.phone || plan.nationals.length ? ['phone'] : []),
+            ...(plan.last4 ? ['last4'] : []),
+            ...(nameTokenSet.size ? ['name'] : []),
+          ])
+          .where('t.token', 'in', [...wanted.keys(), ...nameTokenSet, ...formTokens])
+          .whereRef('t.id', '=', 'collections.id')
+          .execute()
+      : [];
+  }
+
+  /** Which of a plan's kinds each of these rows matched, from the tokens they hold (`matchedTokens`). */
+  function matchedFields(
+    plan: SearchPlan,
+    summaries: CollectionSummary[],
+    found: { id: string; kind: string; token: string }[],
+  ): Map<string, MatchedField[]> {
+    const { wanted, nameTokenSet, forms } = wantedTokens(plan);
     const result = new Map<string, MatchedField[]>();
     for (const row of summaries) {
       const fields = new Set<MatchedField>();
@@ -1534,8 +1547,15 @@ export function createQueries(
       const found =
         (await walkedPage(plan, filters, pageNumber, limit)) ??
         (await page(rows(filters, plan), filters.sort, pageNumber, limit, true, isRanked(plan)));
-      const summaries = found.rows.map(toSummary);
-      const matched = await matchedFields(plan, summaries);
+      const [opened, tokens] = await Promise.all([
+        withDetails(found.narrow),
+        matchedTokens(
+          plan,
+          found.narrow.map((r) => r.id),
+        ),
+      ]);
+      const summaries = opened.map(toSummary);
+      const matched = matchedFields(plan, summaries, tokens);
       return { data: summaries.map((r) => ({ ...r, matched: matched.get(r.id) ?? [] })), count: found.count };
     },
 
@@ -1685,7 +1705,7 @@ export function createQueries(
         false,
         rolledUpCount(filters),
       );
-      return { data: found.rows.map(toSummary), count: found.count };
+      return { data: (await withDetails(found.narrow)).map(toSummary), count: found.count };
     },
 
     /**
