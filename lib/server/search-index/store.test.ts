@@ -91,16 +91,25 @@ describe.each(storeKinds())('on $name', (kind) => {
    * count.
    */
   async function walkedAsLooked(q: string, filters: typeof noFilters, pageNumber: number, limit: number) {
-    const [walked, short, looked, unread, merged, large] = await Promise.all([
+    const [walked, short, looked, unread, merged, large, few, fewShort] = await Promise.all([
       createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: 1, walkReadsAtMost: 12 }).search(q, filters, pageNumber, limit),
-      createQueries(store, { walkFrom: Infinity }).search(q, filters, pageNumber, limit),
+      createQueries(store, { walkFrom: Infinity, walkFew: false }).search(q, filters, pageNumber, limit),
       // A fragment's matches read by each statement, not once by the plan.
       createQueries(store, { walkFrom: Infinity, fragmentInlineAtMost: 0 }).search(q, filters, pageNumber, limit),
       // Two words' forms merged as sets, not looked up as pairs (too many forms to pair).
       createQueries(store, { walkFrom: Infinity, pairsAtMost: 0 }).search(q, filters, pageNumber, limit),
       // A single word's one large form counted by its key range, the other matches grouped (`rankSizes`).
       createQueries(store, { walkFrom: 1, largeForm: 2 }).search(q, filters, pageNumber, limit),
+      // A search's few matches read as ids, then each rank walked for them (`fewMatches`), with the
+      // walk's usual reach and with a short one (a page it cannot fill there is looked up by id).
+      createQueries(store, { walkFrom: Infinity, walkFew: true }).search(q, filters, pageNumber, limit),
+      createQueries(store, { walkFrom: Infinity, walkFew: true, walkReadsAtMost: 12 }).search(
+        q,
+        filters,
+        pageNumber,
+        limit,
+      ),
     ]);
     const seen = (page: typeof walked) => ({
       q,
@@ -115,6 +124,8 @@ describe.each(storeKinds())('on $name', (kind) => {
     expect(seen(unread)).toEqual(seen(looked));
     expect(seen(merged)).toEqual(seen(looked));
     expect(seen(large)).toEqual(seen(looked));
+    expect(seen(few)).toEqual(seen(looked));
+    expect(seen(fewShort)).toEqual(seen(looked));
     return [walked, looked] as const;
   }
 
@@ -311,7 +322,7 @@ describe.each(storeKinds())('on $name', (kind) => {
         '2026-11-20T00:00:00.000Z',
       );
       const walking = createQueries(store, { walkFrom: 1 });
-      const looking = createQueries(store, { walkFrom: Infinity });
+      const looking = createQueries(store, { walkFrom: Infinity, walkFew: false });
       for (const q of [
         'amaka',
         'okafor',
@@ -361,7 +372,7 @@ describe.each(storeKinds())('on $name', (kind) => {
       );
       // Exact matches only (forgiving kinds join below `forgiveBelow`), and a walk that reads 4 rows at most.
       const led = createQueries(store, { walkFrom: 1, walkReadsAtMost: 4, forgiveBelow: 1 });
-      const looked = createQueries(store, { walkFrom: Infinity, forgiveBelow: 1 });
+      const looked = createQueries(store, { walkFrom: Infinity, walkFew: false, forgiveBelow: 1 });
       for (const q of ['OLD', 'old-1'])
         for (const sort of ['-createdAt', 'createdAt', 'amount'] as const)
           for (const [pageNumber, limit] of [
@@ -462,7 +473,7 @@ describe.each(storeKinds())('on $name', (kind) => {
       };
       const counted = await ranks(createQueries(store, { walkFrom: 1, largeForm: 3 }));
       expect(counted).toEqual(await ranks(createQueries(store, { walkFrom: 1, largeForm: Infinity })));
-      expect(counted).toEqual(await ranks(createQueries(store, { walkFrom: Infinity })));
+      expect(counted).toEqual(await ranks(createQueries(store, { walkFrom: Infinity, walkFew: false })));
       // The exact word first (newest first), then its start: Amaka (4 records, the large form) and Amakiri.
       expect(counted).toEqual({
         count: 7,
