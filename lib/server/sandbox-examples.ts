@@ -18,8 +18,6 @@ const fixturesSchema = z.object({
   ),
 });
 
-let examples: Promise<string[]> | undefined;
-
 async function load(baseUrl: string): Promise<string[]> {
   const response = await fetch(`${baseUrl}/__sandbox/fixtures`, {
     signal: AbortSignal.timeout(1000),
@@ -33,13 +31,37 @@ async function load(baseUrl: string): Promise<string[]> {
   );
 }
 
+/** How long after a failed read of the fixtures the pages go without examples before it is tried again. */
+export const EXAMPLES_RETRY_MS = 60_000;
+
+/**
+ * The examples, read once and kept; a failed read leaves them out for `retryMs` before the next page tries
+ * again. Every page's layout awaits them: retried on each page, a slow upstream made every page wait out
+ * the read's 1 s timeout (the soak's slow phase: index-served pages at p50 793 ms against 38 ms).
+ */
+export function createExamples(
+  read: () => Promise<string[]>,
+  { now = Date.now, retryMs = EXAMPLES_RETRY_MS }: { now?: () => number; retryMs?: number } = {},
+) {
+  let examples: Promise<string[]> | undefined;
+  let failedAt = -Infinity;
+  return (): Promise<string[]> => {
+    if (!examples && now() - failedAt < retryMs) return Promise.resolve([]);
+    examples ??= read().catch((error: unknown) => {
+      logger.warn({ err: String(error) }, 'sandbox fixtures unavailable');
+      examples = undefined;
+      failedAt = now();
+      return [];
+    });
+    return examples;
+  };
+}
+
+let examples: (() => Promise<string[]>) | undefined;
+
 export async function sandboxExamples(): Promise<string[]> {
   const { upstream } = getConfig();
   if (!upstream.sandbox) return [];
-  examples ??= load(upstream.baseUrl).catch((error: unknown) => {
-    logger.warn({ err: String(error) }, 'sandbox fixtures unavailable');
-    examples = undefined; // try again next time
-    return [];
-  });
-  return examples;
+  examples ??= createExamples(() => load(upstream.baseUrl));
+  return examples();
 }
