@@ -140,6 +140,40 @@ describe.each(storeKinds())('on $name', (kind) => {
   });
 
   describe('roll-ups', () => {
+    it('are recounted for every account of a file after a new version, not only the first one opened', async () => {
+      const open = (account: string) => openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account });
+      const at = (i: number) => new Date(Date.UTC(2025, 0, 1 + i, 10)).toISOString();
+      // The file's other account (the test's own store) holds a row of its own.
+      await store.upsert(
+        [record('pay_one', { status: 'pending', currency: 'NGN', value: 10, createdAt: at(5) })],
+        '2026-11-01T00:00:00.000Z',
+      );
+      const two = await open('acct_two');
+      await two.upsert(
+        [0, 1].map((i) => record(`pay_two_${i}`, { status: 'pending', currency: 'NGN', value: 10, createdAt: at(i) })),
+        '2026-11-01T00:00:00.000Z',
+      );
+      // As a file left by an older version: this account's roll-ups missing, the version marked for the file
+      // when another account (the test's own) was recounted.
+      await two.db.deleteFrom('rollups').where('account', '=', two.account).execute();
+      await two.db.deleteFrom('index_meta').where('key', '=', `rollups:${two.account}`).execute();
+      await two.db
+        .insertInto('index_meta')
+        .values({ key: 'rollups', value: '2' })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: '2' }))
+        .execute();
+      await two.close();
+      const again = await open('acct_two');
+      try {
+        expect(await again.indexedCount()).toBe(2);
+        expect(
+          (await createQueries(again).list({ ...defaults(filterSchema), createdFrom: '2025-01-01' }, 1, 10)).count,
+        ).toBe(2);
+      } finally {
+        await again.close();
+      }
+    });
+
     it("count a list's rows as its rows do, for every filter they can answer", async () => {
       // Days across two years' ends and a leap February; statuses that change, completions that move or go,
       // a collection opened by id (never counted), and rows a scan stops seeing.
@@ -275,7 +309,10 @@ describe.each(storeKinds())('on $name', (kind) => {
       );
       const expected = await snapshot(store);
       await store.db.deleteFrom('rollups').execute();
-      await store.db.deleteFrom('index_meta').where('key', '=', 'rollups').execute();
+      await store.db
+        .deleteFrom('index_meta')
+        .where('key', 'in', ['rollups', `rollups:${store.account}`])
+        .execute();
       await store.close();
       store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: 'acct_test' });
       expect(await snapshot(store)).toEqual(expected);
@@ -370,7 +407,10 @@ describe.each(storeKinds())('on $name', (kind) => {
       // Without the one old record (its roll-ups rebuilt from the rows when the store opens again).
       await store.db.deleteFrom('collections').where('id', '=', 'pay_6').execute();
       await store.db.deleteFrom('rollups').execute();
-      await store.db.deleteFrom('index_meta').where('key', '=', 'rollups').execute();
+      await store.db
+        .deleteFrom('index_meta')
+        .where('key', 'in', ['rollups', `rollups:${store.account}`])
+        .execute();
       await store.close();
       store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: 'acct_test' });
       // Every record of this account is from November 2026; seen from a year later, all time is still those days.

@@ -1,5 +1,7 @@
 import 'server-only';
 import type { Connection, DatabaseTarget } from '../database/connect';
+import type { Kysely } from 'kysely';
+import type { AppDatabase } from '../database/schema';
 import { lockIndexWrites } from '../database/dialect';
 import { migrate, openMigrated } from '../database/migrate';
 import type { BlindKeys } from './blind';
@@ -205,22 +207,25 @@ export async function openIndexStore(
       })
       .onConflict((oc) => oc.column('key').doNothing())
       .execute();
-    // Rows indexed before roll-ups existed are counted once, from the rows (no rescan needed). Under the
-    // write lock, from the check to the mark: no replica's write lands between the count and the
-    // replacement, and replicas starting together recount once.
-    const rollups = () => db.selectFrom('index_meta').select('value').where('key', '=', 'rollups').executeTakeFirst();
-    if ((await rollups())?.value !== ROLLUPS_VERSION)
+    // Rows indexed before roll-ups existed (or under an older version of them) are counted once, from the
+    // rows (no rescan needed). Under the write lock, from the check to the mark: no replica's write lands
+    // between the count and the replacement, and replicas starting together recount once. The version is
+    // kept per account: one key for the whole file let the first account opened after a new version mark
+    // every other account's roll-ups current, which filtered lists now count from (`rolledUpCount`). A file
+    // marked so that holds no other account's rows is current as it is (the one account was recounted).
+    const key = `rollups:${account}`;
+    const version = (q: Kysely<AppDatabase>, which = key) =>
+      q.selectFrom('index_meta').select('value').where('key', '=', which).executeTakeFirst();
+    if ((await version(db))?.value !== ROLLUPS_VERSION)
       await context.write(async (trx) => {
-        const again = await trx
-          .selectFrom('index_meta')
-          .select('value')
-          .where('key', '=', 'rollups')
-          .executeTakeFirst();
-        if (again?.value === ROLLUPS_VERSION) return;
-        await rebuildRollups(trx, account);
+        if ((await version(trx))?.value === ROLLUPS_VERSION) return;
+        const other = (op: '<' | '>') =>
+          trx.selectFrom('collections').select('account').where('account', op, account).limit(1).execute();
+        const alone = !(await other('<')).length && !(await other('>')).length;
+        if ((await version(trx, 'rollups'))?.value !== ROLLUPS_VERSION || !alone) await rebuildRollups(trx, account);
         await trx
           .insertInto('index_meta')
-          .values({ key: 'rollups', value: ROLLUPS_VERSION })
+          .values({ key, value: ROLLUPS_VERSION })
           .onConflict((oc) => oc.column('key').doUpdateSet({ value: ROLLUPS_VERSION }))
           .execute();
       });
