@@ -1202,10 +1202,7 @@ export function createQueries(
     expected: number,
   ): Promise<NarrowRow[] | null> {
     const [column, direction] = SORT_COLUMN[sort];
-    const reach = Math.min(
-      walkReadsAtMost,
-      Math.max(WALK_READS_AT_LEAST, Math.ceil(expected * WALK_READS_PER_EXPECTED)),
-    );
+    const reach = reachOf(expected);
     const bound = await db
       .selectFrom('collections')
       .select([`collections.${column} as value`, 'collections.id'])
@@ -1390,6 +1387,10 @@ export function createQueries(
     return walked ?? ((await inOrder(looked, sort, offset, take).execute()) as NarrowRow[]);
   }
 
+  /** How far a walk reads: a few times the rows it expects its page within, `walkReadsAtMost` at most. */
+  const reachOf = (expected: number) =>
+    Math.min(walkReadsAtMost, Math.max(WALK_READS_AT_LEAST, Math.ceil(expected * WALK_READS_PER_EXPECTED)));
+
   /**
    * The rows of these ids from `offset` (`take` of them) in the sort's order, found by walking the order's
    * first rows (at most the walk's reach, in one statement: the reach is a limit under the filter, read
@@ -1398,10 +1399,7 @@ export function createQueries(
    */
   async function walkFor(ids: string[], sort: Sort, offset: number, take: number, expected: number) {
     const [column, direction] = SORT_COLUMN[sort];
-    const reach = Math.min(
-      walkReadsAtMost,
-      Math.max(WALK_READS_AT_LEAST, Math.ceil(expected * WALK_READS_PER_EXPECTED)),
-    );
+    const reach = reachOf(expected);
     const first = db
       .selectFrom('collections')
       .select(NARROW_COLUMNS)
@@ -1590,12 +1588,13 @@ export function createQueries(
     return { wanted, nameTokenSet, forms };
   }
 
+  type WantedTokens = ReturnType<typeof wantedTokens>;
+
   /**
    * The plan's tokens these rows hold (`wantedTokens`): asked beside the rows' details (one round trip
    * fewer on PostgreSQL), told apart by `matchedFields` once the rows are opened.
    */
-  async function matchedTokens(plan: SearchPlan, ids: string[]) {
-    const { wanted, nameTokenSet, forms } = wantedTokens(plan);
+  async function matchedTokens(plan: SearchPlan, ids: string[], { wanted, nameTokenSet, forms }: WantedTokens) {
     const formTokens = forms.flatMap((f) => [...f.prefix, ...f.sounds]);
     return ids.length && (wanted.size || nameTokenSet.size)
       ? db
@@ -1626,8 +1625,8 @@ export function createQueries(
     plan: SearchPlan,
     summaries: CollectionSummary[],
     found: { id: string; kind: string; token: string }[],
+    { wanted, nameTokenSet, forms }: WantedTokens,
   ): Map<string, MatchedField[]> {
-    const { wanted, nameTokenSet, forms } = wantedTokens(plan);
     const result = new Map<string, MatchedField[]>();
     for (const row of summaries) {
       const fields = new Set<MatchedField>();
@@ -1678,15 +1677,18 @@ export function createQueries(
       const found =
         (await walkedPage(plan, filters, pageNumber, limit)) ??
         (await page(rows(filters, plan), filters.sort, pageNumber, limit, true, isRanked(plan)));
+      // The plan's tokens (keyed hashes) made once, for the query and for telling the rows apart.
+      const wanted = wantedTokens(plan);
       const [opened, tokens] = await Promise.all([
         withDetails(found.narrow),
         matchedTokens(
           plan,
           found.narrow.map((r) => r.id),
+          wanted,
         ),
       ]);
       const summaries = opened.map(toSummary);
-      const matched = matchedFields(plan, summaries, tokens);
+      const matched = matchedFields(plan, summaries, tokens, wanted);
       return { data: summaries.map((r) => ({ ...r, matched: matched.get(r.id) ?? [] })), count: found.count };
     },
 
