@@ -127,6 +127,8 @@ export type AppDatabase = {
     snapshot: string | null;
   };
   contact_tokens: { account: number; kind: string; token: string; id: string };
+  /** Tokens of a first scan's records, appended, until merged into `contact_tokens` (migration 0020). */
+  contact_tokens_staged: { account: number; kind: string; token: string; id: string };
   /**
    * The forgiving forms of an account's name words, once per word (migration 0012): `kind` is `nameprefix`
    * or `namesound`, `token` the form's keyed token, `word` the `name` token of a word it forgives.

@@ -52,6 +52,7 @@ type Backfill = (typeof BACKFILLS)[number]['name'];
 const ACCOUNT_TABLES = [
   'collection_history',
   'contact_tokens',
+  'contact_tokens_staged',
   'name_words',
   'collection_details',
   'rollup_durations',

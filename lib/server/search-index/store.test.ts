@@ -829,6 +829,96 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(contactOf('pay_ahead')).toEqual(contactOf('pay_itself'));
     });
 
+    it("stages a first scan's tokens and merges them in order: the same tokens and searches as written in place", async () => {
+      const plain = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: 'acct_plain' });
+      try {
+        const staged = () =>
+          store.db
+            .selectFrom('contact_tokens_staged')
+            .select(['kind', 'token', 'id'])
+            .where('account', '=', store.account)
+            .execute();
+        const tokens = (s: IndexStore) =>
+          s.db
+            .selectFrom('contact_tokens')
+            .select(['kind', 'token', 'id'])
+            .where('account', '=', s.account)
+            .orderBy('kind')
+            .orderBy('token')
+            .orderBy('id')
+            .execute();
+        const firsts = ['Amara', 'Chidi', 'Grace', 'Ngozi', 'Tunde', 'Zoë'];
+        const lasts = ['Okafor', 'Abdullahi', 'Müller', 'Okafor-Bello'];
+        const batch = Array.from({ length: 24 }, (_, i) =>
+          collection(`pay_s${i}`, {
+            reference: `STG-${i}`,
+            contact: contact(
+              firsts[i % 6]!,
+              lasts[i % 4]!,
+              `${firsts[i % 6]}.${i}@example.org`,
+              `+234 803 555 ${String(1000 + i)}`,
+            ),
+            createdAt: `2026-10-${String(1 + i).padStart(2, '0')}T10:00:00.000Z`,
+          }),
+        );
+        await plain.upsert([...RECORDS, ...batch], '2026-11-20T00:00:00.000Z');
+        await store.upsert(batch, '2026-11-20T00:00:00.000Z', { bulk: true, stage: true });
+        expect((await staged()).length).toBeGreaterThan(24 * 5);
+        // Until the merge a staged record is found by its reference, not yet by its contact.
+        const search = (s: IndexStore, q: string) => createQueries(s).search(q, noFilters, 1, 50).then(ids);
+        expect(await search(store, 'STG-7')).toEqual(['pay_s7']);
+        expect(await search(store, 'Amara.6@example.org')).toEqual([]);
+        // A staged record that changes (a page read again, a live read) loses its staged tokens: a merge
+        // must not bring its old name back.
+        const renamed = (c: Collection) =>
+          collection(c.id, { ...c, contact: { ...c.contact, lastName: 'Eze' }, updatedAt: '2026-11-21T00:00:00.000Z' });
+        await store.upsert([renamed(batch[3]!)], '2026-11-21T00:00:00.000Z', { bulk: true, stage: true });
+        await plain.upsert([renamed(batch[3]!)], '2026-11-21T00:00:00.000Z');
+        expect((await staged()).filter((t) => t.id === 'pay_s3')).toEqual([]);
+        const waiting = (await tokens(plain)).length - (await tokens(store)).length;
+        expect(waiting).toBe((await staged()).length);
+        expect(await store.settleTokens()).toBe(waiting);
+        expect(await staged()).toEqual([]);
+        expect(await tokens(store)).toEqual(await tokens(plain));
+        for (const q of [
+          'Amara.6@example.org',
+          'Grace Müller',
+          'okafor',
+          'Abdul',
+          'Ngosi',
+          '0803 555 1009',
+          '1009',
+          'Tunde Eze',
+          'Tunde Abdullahi',
+        ])
+          expect(await search(store, q), q).toEqual(await search(plain, q));
+        expect(await search(store, 'Ngozi Eze')).toEqual(['pay_s3']);
+        expect(await store.settleTokens()).toBe(0);
+        // Merged along the way once enough wait: a store that merges at 40 tokens holds fewer staged.
+        const early = await openIndexStore({
+          target: kind.target(dir),
+          keys: blindKeys(SECRET),
+          account: 'acct_early',
+          settleAtTokens: 40,
+        });
+        try {
+          const held = (table: 'contact_tokens' | 'contact_tokens_staged') =>
+            early.db.selectFrom(table).select('id').where('account', '=', early.account).execute();
+          for (const part of [batch.slice(0, 5), batch.slice(5, 10), batch.slice(10, 12)])
+            await early.upsert(part, '2026-11-20T00:00:00.000Z', { bulk: true, stage: true });
+          // 5 records (> 40 tokens) merged, twice; the last 2 wait.
+          expect(new Set((await held('contact_tokens')).map((r) => r.id)).size).toBe(10);
+          expect(new Set((await held('contact_tokens_staged')).map((r) => r.id))).toEqual(
+            new Set(['pay_s10', 'pay_s11']),
+          );
+        } finally {
+          await early.close();
+        }
+      } finally {
+        await plain.close();
+      }
+    });
+
     it('only marks a record seen when it comes back unchanged, and rewrites it when it changed', async () => {
       const sealed = () =>
         store.db

@@ -73,6 +73,7 @@ const INDEX_TABLES = [
   'rollup_durations',
   'rollups',
   'contact_tokens',
+  'contact_tokens_staged',
   'name_words',
   'collection_details',
   'collections',
@@ -104,6 +105,8 @@ export async function openIndexStore(
     clock?: () => number;
     /** False only in `npm run bench:history`: no history entries are written (what they cost, side by side). */
     keepHistory?: boolean;
+    /** A first scan's staged tokens merged once this many wait (tests: a few; store-records.ts). */
+    settleAtTokens?: number;
   },
 ): Promise<IndexStore> {
   const { keys, account: accountKey } = options;
@@ -232,7 +235,7 @@ export async function openIndexStore(
 
     const maintenance = createMaintenance(context, await markBackfills(db, account));
     return {
-      ...createRecords(context),
+      ...createRecords(context, options.settleAtTokens),
       ...createSyncRows(context),
       get namePairsReady() {
         return maintenance.namePairsReady;

@@ -213,6 +213,36 @@ describe.each(storeKinds())('on $name', (each) => {
       expect((await indexedIds()).size).toBe(450);
     });
 
+    it("stages an unpaced first scan's contact tokens and merges them as it completes: every record found by its contact", async () => {
+      const staged = async () =>
+        (
+          await store.db
+            .selectFrom('contact_tokens_staged')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n;
+      const s = sync('a', { rps: 1000, pollMs: 10_000_000 });
+      await run(s, async () => (await store.state()).scan_page === 4);
+      expect(Number(await staged())).toBeGreaterThan(200 * 5);
+      await run(s, async () => (await scans()) === 1);
+      expect(Number(await staged())).toBe(0);
+      for (const c of upstream.list.filter((_, i) => i % 37 === 0)) {
+        const hits = await createQueries(store).search(c.contact.email, defaults(filterSchema), 1, 10);
+        expect(hits.data.map((h) => h.id)).toEqual([c.id]);
+      }
+      // A later scan writes a new record's tokens in place: found at once, even unpaced.
+      const [added] = upstream.addAtHead(1);
+      await run(
+        s,
+        async () =>
+          (await store.state()).scan_page === 2 && (await scans()) === 1 && (await indexedIds()).has(added!.id),
+      );
+      expect(Number(await staged())).toBe(0);
+      expect(
+        (await createQueries(store).search(added!.contact.email, defaults(filterSchema), 1, 10)).data.map((h) => h.id),
+      ).toEqual([added!.id]);
+    });
+
     it('rescans a small account no more often than it polls', async () => {
       const s = sync('a', { pollMs: 15_000 });
       await run(s, async () => (await scans()) === 1);

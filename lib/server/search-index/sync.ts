@@ -183,6 +183,8 @@ export function createSync(deps: SyncDeps) {
   async function completeScan(state: SyncState, missed: number[]): Promise<void> {
     // Hiding what the scan did not see is for the leader whose scan it is.
     if (!(await stillLeader())) return;
+    // A first scan's tokens still staged are merged: from here every record is found by its contact.
+    await store.settleTokens();
     const gone = missed.length ? 0 : await store.removeUnseen(state.scan_started_at!);
     await store.analyze();
     // Pages that never answered wrote none of their rows' links: only a whole scan completes them.
@@ -242,7 +244,9 @@ export function createSync(deps: SyncDeps) {
     const page = await read(state.scan_page);
     if (!(await stillLeader())) return;
     if (page.meta.next !== null && page.data.length) readAhead(state.scan_page + 1, lastRead === 'first');
-    await store.upsert(page.data, await stamp(), { bulk: deps.rps >= READ_AHEAD_MIN_RPS });
+    // Unpaced, a first scan is bound by its writes: its records' tokens are staged and merged in order.
+    const bulk = deps.rps >= READ_AHEAD_MIN_RPS;
+    await store.upsert(page.data, await stamp(), { bulk, stage: bulk && lastRead === 'first' });
     pageAttempts = 0;
     await store.saveState({ scan_page: state.scan_page + 1, upstream_count: page.meta.count });
     // The last page (or past it, when the list shrank): complete now, or retry set-aside pages first.

@@ -19,6 +19,7 @@ import * as m0016 from './0016-account-identity';
 import * as m0017 from './0017-history';
 import * as m0018 from './0018-status-changes';
 import * as m0019 from './0019-drift-acknowledged';
+import * as m0020 from './0020-staged-tokens';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-history': m0017,
   '0018-status-changes': m0018,
   '0019-drift-acknowledged': m0019,
+  '0020-staged-tokens': m0020,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
