@@ -81,6 +81,13 @@ function prepareRecord(keys: BlindKeys, account: number, accountKey: string, c: 
  */
 const RECORDS_PER_SLICE = 25;
 const RECORDS_PER_BULK_SLICE = 100;
+/**
+ * A bulk first scan's (`stage`): its pages are written ten at a time (sync.ts `FIRST_SCAN_PAGES`), one
+ * transaction each: the narrow rows' eight trees in creation order get each page written once a slice, not
+ * once a page. A slice holds the writer's thread ~0.3 s (what waits meanwhile is another write, not a
+ * request).
+ */
+const RECORDS_PER_FIRST_SCAN_SLICE = 1_000;
 
 /** The tokens of records as the index holds them (from their sealed contacts), deleted by key, kind by kind. */
 async function deleteTokens(trx: Transaction<AppDatabase>, store: StoreContext, sealed: Map<string, string>) {
@@ -466,7 +473,11 @@ export function createRecords(
           .execute();
       }
       const changed = unique.filter((c) => !same(c));
-      const size = options.bulk ? RECORDS_PER_BULK_SLICE : RECORDS_PER_SLICE;
+      const size = options.stage
+        ? RECORDS_PER_FIRST_SCAN_SLICE
+        : options.bulk
+          ? RECORDS_PER_BULK_SLICE
+          : RECORDS_PER_SLICE;
       for (const [i, slice] of chunks(changed, size).entries()) {
         if (i || unchanged.length) await yieldToRequests();
         // What the slice's records were is read under the write lock: another replica may have just

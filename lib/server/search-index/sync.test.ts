@@ -221,10 +221,18 @@ describe.each(storeKinds())('on $name', (each) => {
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .executeTakeFirstOrThrow()
         ).n;
+      upstream = fakeUpstream(2_500);
       const s = sync('a', { rps: 1000, pollMs: 10_000_000 });
-      await run(s, async () => (await store.state()).scan_page === 4);
-      expect(Number(await staged())).toBeGreaterThan(200 * 5);
+      // The pages read ahead while one is written are written together, up to ten, each read once.
+      const checkpoints: number[] = [];
+      await run(s, async () => {
+        checkpoints.push((await store.state()).scan_page);
+        return checkpoints.at(-1)! > 2;
+      });
+      expect(checkpoints.at(-1)).toBe(12);
+      expect(Number(await staged())).toBeGreaterThan(1_000 * 5);
       await run(s, async () => (await scans()) === 1);
+      expect(upstream.requests.map((r) => r.page)).toEqual([1, 25, ...Array.from({ length: 25 }, (_, i) => i + 1)]);
       expect(Number(await staged())).toBe(0);
       for (const c of upstream.list.filter((_, i) => i % 37 === 0)) {
         const hits = await createQueries(store).search(c.contact.email, defaults(filterSchema), 1, 10);

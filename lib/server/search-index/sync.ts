@@ -62,6 +62,11 @@ const MAX_BACKOFF_MS = 60_000;
 const ATTEMPTS_PER_PAGE = 3;
 /** At this pace or faster (a bulk sync, the sandbox) the next page is fetched while this one is written. */
 const READ_AHEAD_MIN_RPS = 50;
+/**
+ * Pages an unpaced first scan reads ahead and writes together (1,000 records a transaction). Measured on
+ * 300,000 generated records, tokens staged: 141.3 s written a page at a time, 107.0 s ten at a time.
+ */
+const FIRST_SCAN_PAGES = 10;
 const MISSED_ROUNDS = 3;
 /** Failures in a row after which the index says `error` (it keeps trying). */
 const ERROR_AFTER = 3;
@@ -107,25 +112,79 @@ export function createSync(deps: SyncDeps) {
   /** Whether this process has said the index is ready (once, with the dashboard's address). */
   let announced = false;
   let nextScanAt = -Infinity;
-  let ahead: { page: number; result: Promise<ListPage> } | null = null;
+  /**
+   * Scan pages read ahead, by number: each request's promise, and its page once it came (a step takes the
+   * pages already here without waiting). Read one request at a time, in order (`chain`).
+   */
+  let ahead = new Map<number, { result: Promise<ListPage>; page?: ListPage }>();
+  /** The next page the read-ahead requests, the last it may, and whether it is requesting. */
+  let chainNext = 0;
+  let chainUntil = 0;
+  let chaining = false;
+  /** Bumped when what was read ahead is dropped (a lease lost, a page read afresh): a chain under way stops. */
+  let aheadRound = 0;
+
+  function dropAhead() {
+    ahead = new Map();
+    aheadRound++;
+    chaining = false;
+    chainNext = 0;
+  }
 
   /** A scan page: the one read ahead when it is the one wanted, else a fresh request. */
   function read(page: number): Promise<ListPage> {
-    const wanted = ahead?.page === page ? ahead.result : null;
-    ahead = null;
-    return wanted ?? deps.readPage(page, PAGE_LIMIT, halt.signal);
+    const wanted = ahead.get(page)?.result;
+    if (wanted) {
+      ahead.delete(page);
+      return wanted;
+    }
+    dropAhead();
+    return deps.readPage(page, PAGE_LIMIT, halt.signal);
+  }
+
+  /** Pages from `chainNext` to `chainUntil`, one request after another, each prepared in a first scan. */
+  async function chain(round: number, first: boolean) {
+    chaining = true;
+    while (round === aheadRound && chainNext <= chainUntil) {
+      const page = chainNext++;
+      const entry: { result: Promise<ListPage>; page?: ListPage } = {
+        result: deps.readPage(page, PAGE_LIMIT, halt.signal),
+      };
+      ahead.set(page, entry);
+      let read: ListPage;
+      try {
+        read = await entry.result;
+      } catch {
+        // Its failure is met when the scan asks for the page; nothing after it is read ahead.
+        chainUntil = 0;
+        break;
+      }
+      entry.page = read;
+      // Sealed and tokenised (`store.prepare`) while the writer's thread writes the pages before.
+      if (first) void store.prepare(read.data).catch(() => {});
+      if (read.meta.next === null || !read.data.length) chainUntil = 0;
+    }
+    if (round === aheadRound) chaining = false;
   }
 
   /**
-   * The next page, fetched while this one is written; in a first scan (every record new) also prepared
-   * (sealed, tokenised: `store.prepare`), while the writer's thread writes this one.
+   * Reads ahead from `page`, while the pages before are written: the next page in a rescan (most of its
+   * records are as the index has them), up to `FIRST_SCAN_PAGES` in a first one (written together).
    */
   function readAhead(page: number, first: boolean) {
     if (deps.rps < READ_AHEAD_MIN_RPS) return;
-    const result = deps.readPage(page, PAGE_LIMIT, halt.signal);
-    // Its failure is met when the scan asks for the page.
-    result.then((next) => (first ? store.prepare(next.data) : undefined)).catch(() => {});
-    ahead = { page, result };
+    const until = page + (first ? FIRST_SCAN_PAGES : 1) - 1;
+    // The read-ahead under way (or stopped at its bound) goes on from where it is: it holds `page` or is
+    // about to request it.
+    if (chainNext > 0 && (ahead.has(page) || chainNext === page)) {
+      chainUntil = until;
+      if (!chaining) void chain(aheadRound, first);
+      return;
+    }
+    dropAhead();
+    chainNext = page;
+    chainUntil = until;
+    void chain(aheadRound, first);
   }
 
   /** Takes or renews the lease when due (`force`: now, as before writing what a slow request returned). */
@@ -151,7 +210,7 @@ export function createSync(deps: SyncDeps) {
   async function stillLeader(): Promise<boolean> {
     if (deps.now() - leaseRenewedAt < LEASE_RENEW_MS) return true;
     if (await ensureLease(true)) return true;
-    ahead = null;
+    dropAhead();
     pollStage = null;
     return false;
   }
@@ -222,7 +281,8 @@ export function createSync(deps: SyncDeps) {
     }
   }
 
-  async function scan(): Promise<void> {
+  /** A step of the scan; returns how many pages it read (the step's wait is paced by them). */
+  async function scan(): Promise<number> {
     let state = await store.state();
     lastRead = state.scans_completed > 0 ? 'rescan' : 'first';
     if (!state.scan_started_at) {
@@ -232,25 +292,41 @@ export function createSync(deps: SyncDeps) {
     const missed = JSON.parse(state.scan_missed) as number[];
     if (pastEnd(state)) {
       // Every page read once: retry what was set aside, then complete.
-      if (!missed.length || missedRounds >= MISSED_ROUNDS) return completeScan(state, missed);
+      if (!missed.length || missedRounds >= MISSED_ROUNDS) return completeScan(state, missed).then(() => 0);
       const page = await deps.readPage(missed[0]!, PAGE_LIMIT, halt.signal);
-      if (!(await stillLeader())) return;
+      if (!(await stillLeader())) return 1;
       await store.upsert(page.data, await stamp());
       const rest = missed.slice(1);
       await store.saveState({ scan_missed: JSON.stringify(rest) });
       if (!rest.length) await completeScan({ ...state, scan_missed: '[]' }, []);
-      return;
+      return 1;
     }
-    const page = await read(state.scan_page);
-    if (!(await stillLeader())) return;
-    if (page.meta.next !== null && page.data.length) readAhead(state.scan_page + 1, lastRead === 'first');
-    // Unpaced, a first scan is bound by its writes: its records' tokens are staged and merged in order.
+    const first = await read(state.scan_page);
+    if (!(await stillLeader())) return 1;
+    const more = (page: ListPage) => page.meta.next !== null && page.data.length > 0;
+    // Unpaced, a first scan is bound by its writes: the pages read ahead meanwhile are written with this
+    // one (fewer, larger transactions), and their records' tokens are staged and merged in order.
     const bulk = deps.rps >= READ_AHEAD_MIN_RPS;
-    await store.upsert(page.data, await stamp(), { bulk, stage: bulk && lastRead === 'first' });
+    const firstScan = lastRead === 'first';
+    const pages = [first];
+    while (bulk && firstScan && pages.length < FIRST_SCAN_PAGES && more(pages.at(-1)!)) {
+      const next = ahead.get(state.scan_page + pages.length)?.page;
+      if (!next) break;
+      ahead.delete(state.scan_page + pages.length);
+      pages.push(next);
+    }
+    const last = pages.at(-1)!;
+    if (more(last)) readAhead(state.scan_page + pages.length, firstScan);
+    await store.upsert(
+      pages.flatMap((page) => page.data),
+      await stamp(),
+      { bulk, stage: bulk && firstScan },
+    );
     pageAttempts = 0;
-    await store.saveState({ scan_page: state.scan_page + 1, upstream_count: page.meta.count });
+    await store.saveState({ scan_page: state.scan_page + pages.length, upstream_count: last.meta.count });
     // The last page (or past it, when the list shrank): complete now, or retry set-aside pages first.
-    if ((page.data.length === 0 || page.meta.next === null) && !missed.length) await completeScan(state, []);
+    if (!more(last) && !missed.length) await completeScan(state, []);
+    return pages.length;
   }
 
   /** On a failed request: how long to wait, and what the scan does with its page. */
@@ -321,8 +397,9 @@ export function createSync(deps: SyncDeps) {
     if (!(await ensureLease())) return NO_LEASE_RETRY_MS;
     const polling = pollStage !== null || now >= nextPollAt;
     if (!polling && now < nextScanAt) return Math.min(Math.min(nextScanAt, nextPollAt) - now, LEASE_RENEW_MS);
+    let pages = 1;
     try {
-      await (polling ? poll() : scan());
+      pages = polling ? await poll().then(() => 1) : await scan();
     } catch (error) {
       // The store's own faults (a damaged or full file) are the service's to handle, not the upstream's.
       if (storeFault(error)) throw error;
@@ -335,7 +412,8 @@ export function createSync(deps: SyncDeps) {
       lastErrorCode = null;
       await store.saveState({ error_code: null, error_at: null });
     }
-    return pace();
+    // Pages written together wait as long as each alone would have: the pace holds on average.
+    return pace() * Math.max(1, pages);
   }
 
   return {
