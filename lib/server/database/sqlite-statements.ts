@@ -4,12 +4,22 @@ import type Database from 'better-sqlite3';
 const PREPARED_AT_MOST = 500;
 
 /**
+ * Statements longer than this are compiled for their one run, not kept: a write of many rows at once (a
+ * first scan's 1,000 records, its tokens 2,000 a statement) has a text of its own for each count of rows,
+ * rarely met again, and each compiled program holds native memory (~1 MB for 2,000 rows) until the map is
+ * emptied: 500 of them held ~400 MB of the writer's thread in a first sync of 1,000,000 records. Compiling
+ * one costs well under a millisecond beside its run.
+ */
+const KEPT_SQL_AT_MOST = 4_096;
+
+/**
  * A connection's statements compiled once by their text (the reads' and the writer's threads): a search's
  * few shapes, a sync's few writes, run again and again. Emptied when full.
  */
 export function preparedStatements(db: () => Database.Database) {
   const prepared = new Map<string, Database.Statement>();
   return (sql: string) => {
+    if (sql.length > KEPT_SQL_AT_MOST) return db().prepare(sql);
     let found = prepared.get(sql);
     if (!found) {
       if (prepared.size >= PREPARED_AT_MOST) prepared.clear();

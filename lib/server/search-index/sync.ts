@@ -156,9 +156,11 @@ export function createSync(deps: SyncDeps) {
         read = await entry.result;
       } catch {
         // Its failure is met when the scan asks for the page; nothing after it is read ahead.
-        chainUntil = 0;
+        if (round === aheadRound) chainUntil = 0;
         break;
       }
+      // Dropped meanwhile (a lease lost, a page read afresh): a newer read-ahead owns the bounds now.
+      if (round !== aheadRound) return;
       entry.page = read;
       // Sealed and tokenised (`store.prepare`) while the writer's thread writes the pages before.
       if (first) void store.prepare(read.data).catch(() => {});
