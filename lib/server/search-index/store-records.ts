@@ -319,6 +319,11 @@ export function createRecords(
   /** Tokens this process staged since its last merge (`settleTokens`). */
   let staged = 0;
   /**
+   * Whether this process has looked for staged tokens it did not count (a leader before it, or itself before
+   * a restart, stopped mid-scan): merged at its first staged write, so the backlog stays bounded.
+   */
+  let leftoversMet = false;
+  /**
    * Merges the account's staged tokens into `contact_tokens`, in token order, slice by slice; returns how
    * many. Whatever staged them (this process, or a leader before it that stopped mid-scan).
    */
@@ -392,6 +397,16 @@ export function createRecords(
       // The same id twice in one batch (a page that shifted): the last one wins.
       const unique = [...new Map(records.map((c) => [c.id, c])).values()];
       if (!unique.length) return;
+      if (options.stage && !leftoversMet) {
+        leftoversMet = true;
+        const left = await db
+          .selectFrom('contact_tokens_staged')
+          .select('id')
+          .where('account', '=', account)
+          .limit(1)
+          .execute();
+        if (left.length) await settleTokens();
+      }
       // Most records a rescan or a live read meets are as the index has them: those at most get
       // `seen_at` (one statement); the rest are sealed, tokenised and written. What the index holds of them
       // is read where the searches read (a thread of its own on SQLite, the reads' pool on PostgreSQL): a

@@ -251,6 +251,52 @@ describe.each(storeKinds())('on $name', (each) => {
       ).toEqual([added!.id]);
     });
 
+    it('reads nothing past a page that failed ahead of an unpaced first scan until the scan has met it (a 429 waits out its Retry-After)', async () => {
+      upstream = fakeUpstream(2_500);
+      upstream.failPage(5, { code: 'rate_limited', retryAfter: 30 });
+      const s = sync('a', { rps: 1000, pollMs: 10_000_000 });
+      await run(s, async () => (await scans()) === 1);
+      const failedAt = upstream.requests.find((r) => r.page === 5)!.at;
+      const later = upstream.requests.filter((r) => r.page > 5 && r.page < 25);
+      expect(Math.min(...later.map((r) => r.at))).toBeGreaterThanOrEqual(failedAt + 30_000);
+      // Each page read once, page 5 twice (refused, then after the wait); the tail once more by the poll.
+      const pages = upstream.requests.map((r) => r.page);
+      expect(pages.filter((p) => p === 5)).toHaveLength(2);
+      for (let page = 6; page < 25; page++)
+        expect(
+          pages.filter((p) => p === page),
+          `page ${page}`,
+        ).toHaveLength(1);
+      expect((await indexedIds()).size).toBe(2_500);
+    });
+
+    it('merges the tokens a stopped leader left staged at its first write, so they never wait for the end of the scan', async () => {
+      upstream = fakeUpstream(2_500);
+      await run(sync('a', { rps: 1000, pollMs: 10_000_000 }), async () => (await store.state()).scan_page > 2);
+      const left = async () =>
+        Number(
+          (
+            await store.db
+              .selectFrom('contact_tokens_staged')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect(await left()).toBeGreaterThan(0);
+      const before = new Set(
+        (await store.db.selectFrom('contact_tokens_staged').select('id').execute()).map((r) => r.id),
+      );
+      await store.close();
+      store = await open();
+      const again = sync('a', { rps: 1000, pollMs: 10_000_000 });
+      await run(again, async () => (await store.state()).scan_page > 12);
+      const still = (await store.db.selectFrom('contact_tokens_staged').select('id').execute()).map((r) => r.id);
+      expect(still.filter((id) => before.has(id))).toEqual([]);
+      const one = upstream.list.find((c) => before.has(c.id))!;
+      const hits = await createQueries(store).search(one.contact.email, defaults(filterSchema), 1, 10);
+      expect(hits.data.map((h) => h.id)).toEqual([one.id]);
+    });
+
     it('rescans a small account no more often than it polls', async () => {
       const s = sync('a', { pollMs: 15_000 });
       await run(s, async () => (await scans()) === 1);

@@ -116,7 +116,7 @@ export function createSync(deps: SyncDeps) {
    * Scan pages read ahead, by number: each request's promise, and its page once it came (a step takes the
    * pages already here without waiting). Read one request at a time, in order (`chain`).
    */
-  let ahead = new Map<number, { result: Promise<ListPage>; page?: ListPage }>();
+  let ahead = new Map<number, { result: Promise<ListPage>; page?: ListPage; failed?: true }>();
   /** The next page the read-ahead requests, the last it may, and whether it is requesting. */
   let chainNext = 0;
   let chainUntil = 0;
@@ -147,7 +147,7 @@ export function createSync(deps: SyncDeps) {
     chaining = true;
     while (round === aheadRound && chainNext <= chainUntil) {
       const page = chainNext++;
-      const entry: { result: Promise<ListPage>; page?: ListPage } = {
+      const entry: { result: Promise<ListPage>; page?: ListPage; failed?: true } = {
         result: deps.readPage(page, PAGE_LIMIT, halt.signal),
       };
       ahead.set(page, entry);
@@ -155,7 +155,9 @@ export function createSync(deps: SyncDeps) {
       try {
         read = await entry.result;
       } catch {
-        // Its failure is met when the scan asks for the page; nothing after it is read ahead.
+        // Its failure is met when the scan asks for the page (a 429's wait, a backoff); nothing after it is
+        // read ahead meanwhile.
+        entry.failed = true;
         if (round === aheadRound) chainUntil = 0;
         break;
       }
@@ -175,6 +177,8 @@ export function createSync(deps: SyncDeps) {
    */
   function readAhead(page: number, first: boolean) {
     if (deps.rps < READ_AHEAD_MIN_RPS) return;
+    // A page that failed ahead is the scan's to meet first: nothing after it is asked for until then.
+    if (ahead.get(page)?.failed) return;
     const until = page + (first ? FIRST_SCAN_PAGES : 1) - 1;
     // The read-ahead under way (or stopped at its bound) goes on from where it is: it holds `page` or is
     // about to request it.
@@ -194,6 +198,8 @@ export function createSync(deps: SyncDeps) {
     const now = deps.now();
     if (leader && !force && now - leaseRenewedAt < LEASE_RENEW_MS) return true;
     const held = await store.lease(deps.owner, LEASE_TTL_MS);
+    // Pages read ahead by a leader that no longer is one are stale by the time it leads again.
+    if (!held) dropAhead();
     if (held !== leader)
       deps.log?.info(
         { owner: deps.owner, leader: held },
