@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import type { AppDatabase } from '../database/schema';
@@ -89,6 +89,11 @@ const RECORDS_PER_BULK_SLICE = 100;
  */
 const RECORDS_PER_FIRST_SCAN_SLICE = 1_000;
 
+/** Whether an account has tokens waiting in the staging table (`settleTokens`). */
+const anyStaged = async (q: Kysely<AppDatabase>, account: number) =>
+  (await q.selectFrom('contact_tokens_staged').select('id').where('account', '=', account).limit(1).execute()).length >
+  0;
+
 /** The tokens of records as the index holds them (from their sealed contacts), deleted by key, kind by kind. */
 async function deleteTokens(trx: Transaction<AppDatabase>, store: StoreContext, sealed: Map<string, string>) {
   const { keys, account, accountKey } = store;
@@ -109,13 +114,7 @@ async function deleteTokens(trx: Transaction<AppDatabase>, store: StoreContext, 
   // A first scan's tokens may still wait in the staging table (`settleTokens`): those of these records go
   // too, or a merge would bring an old name back. The table holds rows only while a first scan runs (a few
   // tens of thousands of records' at most): read whole, as it has no index to read by.
-  const staged = await trx
-    .selectFrom('contact_tokens_staged')
-    .select('id')
-    .where('account', '=', account)
-    .limit(1)
-    .execute();
-  if (staged.length)
+  if (await anyStaged(trx, account))
     for (const part of chunks(ids, TOKENS_PER_STATEMENT))
       await trx.deleteFrom('contact_tokens_staged').where('account', '=', account).where('id', 'in', part).execute();
   for (const [kind, tokens] of byKind) {
@@ -399,13 +398,7 @@ export function createRecords(
       if (!unique.length) return;
       if (options.stage && !leftoversMet) {
         leftoversMet = true;
-        const left = await db
-          .selectFrom('contact_tokens_staged')
-          .select('id')
-          .where('account', '=', account)
-          .limit(1)
-          .execute();
-        if (left.length) await settleTokens();
+        if (await anyStaged(db, account)) await settleTokens();
       }
       // Most records a rescan or a live read meets are as the index has them: those at most get
       // `seen_at` (one statement); the rest are sealed, tokenised and written. What the index holds of them
