@@ -4,34 +4,29 @@ import type Database from 'better-sqlite3';
 const PREPARED_AT_MOST = 500;
 
 /**
- * The most text the kept statements may add up to. A compiled program's native memory grows with its text
- * (a 2,000-row insert of tokens: 28 KB of text, ~0.7 MB compiled), and a write of many rows at once has a
- * text of its own for each count of rows: kept by count alone, 500 such statements held ~400 MB of the
- * writer's thread in a first sync of 1,000,000 records (RSS peak 858 MB). Within ~1 MB of text (~25 MB
- * compiled) the few shapes that repeat (a slice of 1,000 records, tokens 2,000 a statement) stay compiled:
- * compiling one of those costs 1.5 ms beside its 2 ms run in memory. Emptied when full, as by count.
+ * Statements longer than this are compiled for their one run, not kept: a write of many rows at once (a
+ * first scan's 1,000 records, its tokens 2,000 a statement) has a text of its own for each count of rows,
+ * and each compiled program holds native memory (~0.7 MB for a 2,000-row insert of tokens) until its object
+ * is collected. Kept by count alone, 500 of them held ~400 MB of the writer's thread in a first sync of
+ * 1,000,000 records (RSS peak 858 MB). Kept within ~1 MB of text instead, the ones let go had lived long
+ * enough to wait for a full collection, which a thread allocating little rarely runs: 844 MB. Compiled for
+ * their run alone they die young: 575 MB, at 1.5 ms a compile beside a run of several (measured).
  */
-const KEPT_TEXT_AT_MOST = 1_000_000;
+const KEPT_SQL_AT_MOST = 4_096;
 
 /**
  * A connection's statements compiled once by their text (the reads' and the writer's threads): a search's
- * few shapes, a sync's few writes, run again and again. Emptied when full (by count or by text).
+ * few shapes, a sync's few writes, run again and again. Emptied when full.
  */
-export function preparedStatements(db: () => Database.Database, { textAtMost = KEPT_TEXT_AT_MOST } = {}) {
+export function preparedStatements(db: () => Database.Database) {
   const prepared = new Map<string, Database.Statement>();
-  let text = 0;
   return (sql: string) => {
+    if (sql.length > KEPT_SQL_AT_MOST) return db().prepare(sql);
     let found = prepared.get(sql);
     if (!found) {
+      if (prepared.size >= PREPARED_AT_MOST) prepared.clear();
       found = db().prepare(sql);
-      // One longer than the whole budget is compiled for its run alone.
-      if (sql.length > textAtMost) return found;
-      if (prepared.size >= PREPARED_AT_MOST || text + sql.length > textAtMost) {
-        prepared.clear();
-        text = 0;
-      }
       prepared.set(sql, found);
-      text += sql.length;
     }
     return found;
   };
