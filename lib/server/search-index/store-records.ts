@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import type { AppDatabase } from '../database/schema';
@@ -291,8 +291,9 @@ const previousOf = async (trx: Transaction<AppDatabase>, account: number, ids: s
  * A first scan's staged tokens are merged once this many wait (~50,000 records' at ~8 tokens a record): a
  * merge writes each page of `contact_tokens`' tree it reaches once, so the fewer merges the fewer pages
  * written, and the longer a new record waits to be found by its contact (by its reference, amount or
- * status it is found at once). Measured on 300,000 generated records written as a bulk sync writes them:
- * 176.5 s with every token written in place, 107.0 s staged and merged (with slices of 1,000).
+ * status it is found at once). Measured on 300,000 generated records written as a bulk sync writes them
+ * (a page a transaction): 176.5 s with every token written in place, 147.2 s staged and merged at this
+ * threshold (five merges, 5.8 s of them), 141.3 s merged once at the end.
  */
 const SETTLE_AT_TOKENS = 400_000;
 
@@ -333,13 +334,18 @@ export function createRecords(
     for (let i = 0; i + 1 < bounds.length; i++) {
       const [from, to] = [bounds[i], bounds[i + 1]];
       if (i) await yieldToRequests();
+      // The slice's rows: the same condition for the copy and the delete.
+      const inSlice = (eb: ExpressionBuilder<AppDatabase, 'contact_tokens_staged'>) =>
+        eb.and([
+          eb('account', '=', account),
+          ...(from != null ? [eb('token', '>=', from)] : []),
+          ...(to != null ? [eb('token', '<', to)] : []),
+        ]);
       moved += await write(async (trx) => {
         const part = trx
           .selectFrom('contact_tokens_staged')
           .select(['account', 'kind', 'token', 'id'])
-          .where('account', '=', account)
-          .$if(from !== null, (q) => q.where('token', '>=', from!))
-          .$if(to !== null, (q) => q.where('token', '<', to!))
+          .where(inSlice)
           .orderBy('kind')
           .orderBy('token')
           .orderBy('id');
@@ -349,12 +355,7 @@ export function createRecords(
           .expression(part)
           .onConflict((oc) => oc.doNothing())
           .execute();
-        const done = await trx
-          .deleteFrom('contact_tokens_staged')
-          .where('account', '=', account)
-          .$if(from !== null, (q) => q.where('token', '>=', from!))
-          .$if(to !== null, (q) => q.where('token', '<', to!))
-          .executeTakeFirst();
+        const done = await trx.deleteFrom('contact_tokens_staged').where(inSlice).executeTakeFirst();
         return Number(done.numDeletedRows);
       });
     }
