@@ -10,7 +10,19 @@ import { preparedStatements } from './sqlite-statements';
  * A write's B-tree pages, its commit and the WAL it fills hold this thread, never the one that answers
  * requests; a lock another process holds is waited for here too (busy_timeout), not on the event loop.
  */
-export type WriteJob = { id: number; sql: string; parameters: unknown[] } | { id: number; close: true };
+export type WriteJob =
+  | {
+      id: number;
+      sql: string;
+      parameters: unknown[];
+      /**
+       * Sent ahead (`sendAhead`, inside a transaction): the request thread did not wait for its answer. If
+       * it fails, every statement after it but a rollback fails with its error (the commit too), so the
+       * transaction can only be rolled back: nothing after a failed statement is kept.
+       */
+      ahead?: true;
+    }
+  | { id: number; close: true };
 export type WriteAnswer =
   | { id: number; rows: unknown[] }
   | { id: number; changes: number; lastInsertRowid: number | bigint }
@@ -36,6 +48,9 @@ try {
 }
 
 const statement = preparedStatements(() => db!);
+/** The error of a statement sent ahead that failed in the transaction under way (cleared by its rollback). */
+let broken: { message: string; code?: string } | null = null;
+const isRollback = (sql: string) => /^\s*rollback\s*$/i.test(sql);
 
 if (db)
   parentPort!.on('message', (job: WriteJob) => {
@@ -46,6 +61,11 @@ if (db)
       parentPort!.postMessage({ id: job.id, closed: true } satisfies WriteAnswer);
       return;
     }
+    if (broken && !isRollback(job.sql)) {
+      parentPort!.postMessage({ id: job.id, error: broken } satisfies WriteAnswer);
+      return;
+    }
+    if (broken) broken = null;
     try {
       const s = statement(job.sql);
       if (s.reader) answer = { id: job.id, rows: s.all(...job.parameters) };
@@ -56,6 +76,8 @@ if (db)
     } catch (error) {
       const e = error as { message?: string; code?: string };
       answer = { id: job.id, error: { message: String(e.message ?? error), ...(e.code ? { code: e.code } : {}) } };
+      // (Even if SQLite ended the transaction itself: what follows must not run outside it.)
+      if (job.ahead) broken = answer.error;
     }
     parentPort!.postMessage(answer);
   });

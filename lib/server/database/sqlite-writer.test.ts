@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, storeFault } from './connect';
-import { createWriterThread, sqliteWriter, WRITER_CLOSED_CODE } from './sqlite-writer';
+import { createWriterThread, sendAhead, sqliteWriter, WRITER_CLOSED_CODE } from './sqlite-writer';
 
 const PRAGMAS = ['journal_mode = WAL', 'busy_timeout = 5000'];
 
@@ -48,6 +48,61 @@ describe("the application's SQLite writer, on a thread of its own", () => {
         ])
         .executeTakeFirstOrThrow();
       expect(numInsertedOrUpdatedRows).toBe(2n);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('sends writes ahead inside a transaction: in order, and one that fails rolls the whole transaction back', async () => {
+    const db = await fresh('ahead.sqlite');
+    try {
+      await db.insertInto('index_meta').values({ key: 'taken', value: '0' }).execute();
+      // Sent without waiting, then read in the same transaction: the thread ran them first, in order.
+      const seen = await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 5; i++)
+          await sendAhead(trx, trx.insertInto('index_meta').values({ key: `k${i}`, value: String(i) }));
+        await sendAhead(trx, trx.updateTable('index_meta').set({ value: 'last' }).where('key', '=', 'k4'));
+        return trx
+          .selectFrom('index_meta')
+          .select(['key', 'value'])
+          .where('key', 'like', 'k%')
+          .orderBy('key')
+          .execute();
+      });
+      expect(seen.map((r) => `${r.key}=${r.value}`)).toEqual(['k0=0', 'k1=1', 'k2=2', 'k3=3', 'k4=last']);
+
+      // The second fails on the thread after its caller moved on: the statements after it are refused with its
+      // error, the commit too, and nothing of the transaction is kept.
+      let movedOn = false;
+      const failed = await db
+        .transaction()
+        .execute(async (trx) => {
+          await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'a', value: '1' }));
+          await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'taken', value: 'again' }));
+          await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'b', value: '1' }));
+          movedOn = true;
+        })
+        .catch((error: unknown) => error as { code?: string });
+      expect(movedOn).toBe(true);
+      expect(failed?.code).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
+      const keys = async () =>
+        (await db.selectFrom('index_meta').select('key').orderBy('key').execute()).map((r) => r.key);
+      expect(await keys()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'taken']);
+
+      // Rolled back, the connection is whole again: the next transaction commits.
+      await db
+        .transaction()
+        .execute((trx) => sendAhead(trx, trx.insertInto('index_meta').values({ key: 'c', value: '1' })));
+      expect(await keys()).toContain('c');
+
+      // Outside a transaction nothing could undo what follows a failure: the statement is waited for.
+      const alone = await sendAhead(db, db.insertInto('index_meta').values({ key: 'c', value: '2' })).catch(
+        (error: unknown) => error as { code?: string },
+      );
+      expect(alone?.code).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
+      expect(await db.selectFrom('index_meta').select('value').where('key', '=', 'c').executeTakeFirst()).toEqual({
+        value: '1',
+      });
     } finally {
       await db.destroy();
     }

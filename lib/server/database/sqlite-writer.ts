@@ -8,6 +8,7 @@ import {
   SqliteQueryCompiler,
   type DatabaseConnection,
   type Driver,
+  type Compilable,
   type QueryResult,
 } from 'kysely';
 import type { AppDatabase } from './schema';
@@ -99,13 +100,16 @@ export function createWriterThread(path: string, pragmas: string[]) {
   }
 
   return {
-    /** Runs one statement on the writer's thread, after every statement sent before it. */
-    run(sql: string, parameters: readonly unknown[]): Promise<WriteResult> {
+    /**
+     * Runs one statement on the writer's thread, after every statement sent before it (`ahead`: its caller
+     * does not wait for it; see `WriteJob`).
+     */
+    run(sql: string, parameters: readonly unknown[], ahead = false): Promise<WriteResult> {
       if (closing)
         return Promise.reject(
           Object.assign(new Error("The index writer's connection is closed"), { code: WRITER_CLOSED_CODE }),
         );
-      return send({ sql, parameters: [...parameters] });
+      return send({ sql, parameters: [...parameters], ...(ahead ? { ahead: true as const } : {}) });
     },
     /** Closes the connection on its thread (after what was sent before), then ends the thread. */
     close(): Promise<void> {
@@ -126,9 +130,36 @@ export function createWriterThread(path: string, pragmas: string[]) {
 }
 export type WriterThread = ReturnType<typeof createWriterThread>;
 
+/** Statements to send without waiting for their answer (`sendAhead`). */
+const sentAhead = new WeakSet<CompiledQuery>();
+
+/**
+ * Runs a write inside a transaction whose answer its caller does not need (an insert of many rows): on
+ * SQLite's writer, it is sent and the next statement is compiled while the thread runs it (each answer
+ * waited for cost a first sync ~14 round trips a transaction, each waiting for the request thread's next
+ * turn). A failure is the transaction's: its next statement waited for (at the latest, its commit) fails with
+ * it, and the transaction is rolled back. Elsewhere (PostgreSQL, outside a transaction) the statement runs
+ * and is waited for as any other.
+ */
+export async function sendAhead(trx: Kysely<AppDatabase>, query: Compilable): Promise<void> {
+  const compiled = query.compile();
+  sentAhead.add(compiled);
+  await trx.executeQuery(compiled);
+}
+
 class WriterConnection implements DatabaseConnection {
+  /** Between this connection's `begin` and its commit or rollback. */
+  inTransaction = false;
   constructor(private readonly thread: WriterThread) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTransaction && sentAhead.has(compiled)) {
+      // Its failure, if any, fails the transaction's next statement waited for (sqlite-write-worker.ts).
+      this.thread.run(compiled.sql, compiled.parameters, true).catch(() => {});
+      // A turn of the event loop while the thread runs it: a transaction's statements, compiled one after
+      // another with no answer to wait for, would otherwise hold the request thread for all of them.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return { rows: [] };
+    }
     const result = await this.thread.run(compiled.sql, compiled.parameters);
     if ('rows' in result) return { rows: result.rows as R[] };
     return {
@@ -178,11 +209,15 @@ class WriterDriver implements Driver {
   }
   async beginTransaction(connection: DatabaseConnection) {
     await connection.executeQuery(CompiledQuery.raw('begin'));
+    (connection as WriterConnection).inTransaction = true;
   }
   async commitTransaction(connection: DatabaseConnection) {
+    // Still in the transaction until the commit answered: a failed commit is rolled back next.
     await connection.executeQuery(CompiledQuery.raw('commit'));
+    (connection as WriterConnection).inTransaction = false;
   }
   async rollbackTransaction(connection: DatabaseConnection) {
+    (connection as WriterConnection).inTransaction = false;
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
   async savepoint(connection: DatabaseConnection, name: string) {

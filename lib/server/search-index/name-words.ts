@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Transaction } from 'kysely';
 import type { AppDatabase } from '../database/schema';
+import { sendAhead } from '../database/sqlite-writer';
 import { nameTokens, wordForms, type BlindKeys, type Contact } from './blind';
 
 /** Each name word of these contacts with its `name` token (for `pending`, where no `contactTokens` ran). */
@@ -60,9 +61,11 @@ const ROWS_PER_STATEMENT = 2_000;
 
 export async function writeNameWords(trx: Transaction<AppDatabase>, rows: NameWordRow[]) {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
-    await trx
-      .insertInto('name_words')
-      .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    await sendAhead(
+      trx,
+      trx
+        .insertInto('name_words')
+        .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+        .onConflict((oc) => oc.doNothing()),
+    );
 }

@@ -9,6 +9,7 @@ import { writeNameWords } from './name-words';
 import { notePhoneCountries } from './phone-countries';
 import { storedPhone } from './phones';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
+import { sendAhead } from '../database/sqlite-writer';
 import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
 /**
@@ -144,6 +145,8 @@ async function writeSlice(
 ) {
   const { keys, account } = store;
   {
+    // First: its read of what the account has would otherwise wait for every write sent ahead below.
+    await notePhoneCountries(trx, account, phoneCountries(slice.map((c) => prepared(c).phone)));
     const rows = slice.map((c) => {
       const { row, details } = prepared(c);
       return { row: { ...row, seen_at: seenAt }, details };
@@ -168,11 +171,13 @@ async function writeSlice(
         : [];
     });
     if (history.length)
-      await trx
-        .insertInto('collection_history')
-        .values(history)
-        .onConflict((oc) => oc.doNothing())
-        .execute();
+      await sendAhead(
+        trx,
+        trx
+          .insertInto('collection_history')
+          .values(history)
+          .onConflict((oc) => oc.doNothing()),
+      );
     // The roll-ups (the overview, the count of rows indexed) count what the list returns: a collection only
     // opened by its id (not integrated) is indexed for search and counted apart (`openedCount`).
     const delta = new RollupDelta();
@@ -180,42 +185,45 @@ async function writeSlice(
     for (const r of rows)
       if (r.details.type === 'integrated') delta.add({ ...r.row, completed_at: r.details.completed_at }, 1);
     await applyDelta(trx, account, delta);
-    await trx
-      .insertInto('collections')
-      .values(rows.map((r) => r.row))
-      .onConflict((oc) =>
-        oc.columns(['account', 'id']).doUpdateSet((eb) => ({
-          reference_key: eb.ref('excluded.reference_key'),
-          status: eb.ref('excluded.status'),
-          amount_value: eb.ref('excluded.amount_value'),
-          currency: eb.ref('excluded.currency'),
-          created_at: eb.ref('excluded.created_at'),
-          updated_at: eb.ref('excluded.updated_at'),
-          completed_at: eb.ref('excluded.completed_at'),
-          seen_at: eb.ref('excluded.seen_at'),
-        })),
-      )
-      .execute();
-    await trx
-      .insertInto('collection_details')
-      .values(rows.map((r) => r.details))
-      .onConflict((oc) =>
-        oc.columns(['account', 'id']).doUpdateSet((eb) => ({
-          reference: eb.ref('excluded.reference'),
-          type: eb.ref('excluded.type'),
-          completed_at: eb.ref('excluded.completed_at'),
-          line_item_count: eb.ref('excluded.line_item_count'),
-          line_item_totals: eb.ref('excluded.line_item_totals'),
-          contact_sealed: eb.ref('excluded.contact_sealed'),
-          methods: eb.ref('excluded.methods'),
-          follow_up: eb.ref('excluded.follow_up'),
-          snapshot: eb.ref('excluded.snapshot'),
-        })),
-      )
-      .execute();
+    await sendAhead(
+      trx,
+      trx
+        .insertInto('collections')
+        .values(rows.map((r) => r.row))
+        .onConflict((oc) =>
+          oc.columns(['account', 'id']).doUpdateSet((eb) => ({
+            reference_key: eb.ref('excluded.reference_key'),
+            status: eb.ref('excluded.status'),
+            amount_value: eb.ref('excluded.amount_value'),
+            currency: eb.ref('excluded.currency'),
+            created_at: eb.ref('excluded.created_at'),
+            updated_at: eb.ref('excluded.updated_at'),
+            completed_at: eb.ref('excluded.completed_at'),
+            seen_at: eb.ref('excluded.seen_at'),
+          })),
+        ),
+    );
+    await sendAhead(
+      trx,
+      trx
+        .insertInto('collection_details')
+        .values(rows.map((r) => r.details))
+        .onConflict((oc) =>
+          oc.columns(['account', 'id']).doUpdateSet((eb) => ({
+            reference: eb.ref('excluded.reference'),
+            type: eb.ref('excluded.type'),
+            completed_at: eb.ref('excluded.completed_at'),
+            line_item_count: eb.ref('excluded.line_item_count'),
+            line_item_totals: eb.ref('excluded.line_item_totals'),
+            contact_sealed: eb.ref('excluded.contact_sealed'),
+            methods: eb.ref('excluded.methods'),
+            follow_up: eb.ref('excluded.follow_up'),
+            snapshot: eb.ref('excluded.snapshot'),
+          })),
+        ),
+    );
     // Records seen before: their old tokens, found again from their old sealed contact, go first.
     if (previous.size) await deleteTokens(trx, store, new Map([...previous].map(([id, p]) => [id, p.sealed])));
-    const phones = slice.map((c) => prepared(c).phone);
     const words = new Map<string, string>();
     const tokensOf = (records: Collection[]) =>
       records.flatMap((c) => {
@@ -226,16 +234,16 @@ async function writeSlice(
     // A record the index held is written in place (its old tokens were deleted above, wherever they were).
     const staged = stage ? tokensOf(slice.filter((c) => !previous.has(c.id))) : [];
     const tokens = tokensOf(stage ? slice.filter((c) => previous.has(c.id)) : slice);
-    for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
-      await trx
-        .insertInto('contact_tokens')
-        .values(part)
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
+    for (const part of chunks(tokens, TOKENS_PER_STATEMENT))
+      await sendAhead(
+        trx,
+        trx
+          .insertInto('contact_tokens')
+          .values(part)
+          .onConflict((oc) => oc.doNothing()),
+      );
     for (const part of chunks(staged, TOKENS_PER_STATEMENT))
-      await trx.insertInto('contact_tokens_staged').values(part).execute();
-    await notePhoneCountries(trx, account, phoneCountries(phones));
+      await sendAhead(trx, trx.insertInto('contact_tokens_staged').values(part));
     // The forms of the name words this process has not written yet (most words are met again).
     const pending = store.words.pending(keys, account, words);
     await writeNameWords(trx, pending.rows);
@@ -407,38 +415,43 @@ export function createRecords(
       // rescan's ids are all over the file, ~4.7 ms a page of 100 at 1,000,000 rows, which at the
       // sandbox's 50 pages a second held the request thread a quarter of every second. The writes (and
       // what a changed record was, read under the write lock) stay on the writer.
+      // A first scan's records are nearly all new: it skips this read (what its write reads under the lock
+      // finds the few it met before, written again as changed: the same rows, no history). At 1,000,000 it
+      // was ~16 ms of every step of 1,000 records, the writer's thread waiting meanwhile.
       const reads = store.connection.reads ?? db;
-      const [stored, sync] = await Promise.all([
-        reads
-          .selectFrom('collections as c')
-          // By key, beside each narrow row: a row written before the list's columns were kept (null) or
-          // whose methods or follow-up changed without its updatedAt is written again.
-          .leftJoin('collection_details as d', (join) =>
-            join.onRef('d.account', '=', 'c.account').onRef('d.id', '=', 'c.id'),
-          )
-          .select([
-            'c.id',
-            'c.status',
-            'c.amount_value',
-            'c.currency',
-            'c.updated_at',
-            'c.reference_key',
-            'c.created_at',
-            'c.completed_at',
-            'c.seen_at',
-            'd.methods',
-            'd.follow_up',
-            'd.snapshot',
-          ])
-          .where('c.account', '=', account)
-          .where(
-            'c.id',
-            'in',
-            unique.map((c) => c.id),
-          )
-          .execute(),
-        reads.selectFrom('sync_state').select('scan_started_at').where('account', '=', account).executeTakeFirst(),
-      ]);
+      const [stored, sync] = options.stage
+        ? [[], undefined]
+        : await Promise.all([
+            reads
+              .selectFrom('collections as c')
+              // By key, beside each narrow row: a row written before the list's columns were kept (null) or
+              // whose methods or follow-up changed without its updatedAt is written again.
+              .leftJoin('collection_details as d', (join) =>
+                join.onRef('d.account', '=', 'c.account').onRef('d.id', '=', 'c.id'),
+              )
+              .select([
+                'c.id',
+                'c.status',
+                'c.amount_value',
+                'c.currency',
+                'c.updated_at',
+                'c.reference_key',
+                'c.created_at',
+                'c.completed_at',
+                'c.seen_at',
+                'd.methods',
+                'd.follow_up',
+                'd.snapshot',
+              ])
+              .where('c.account', '=', account)
+              .where(
+                'c.id',
+                'in',
+                unique.map((c) => c.id),
+              )
+              .execute(),
+            reads.selectFrom('sync_state').select('scan_started_at').where('account', '=', account).executeTakeFirst(),
+          ]);
       const known = new Map(stored.map((r) => [r.id, r]));
       // What the history compares beyond the columns: made once a record (a keyed hash of its contact); a
       // record prepared already has it, one not prepared gets it alone (most a rescan meets are unchanged,
