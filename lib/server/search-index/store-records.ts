@@ -151,40 +151,7 @@ async function writeSlice(
       const { row, details } = prepared(c);
       return { row: { ...row, seen_at: seenAt }, details };
     });
-    // What changed since the index's copy, kept as the record's history (a new record has none).
-    const history = (store.keepHistory ? slice : []).flatMap((c) => {
-      const before = previous.get(c.id);
-      const changes = before ? changesOf(before.held, c, prepared(c).snapshot) : [];
-      const status = changes.find((change) => change.field === 'status');
-      return changes.length
-        ? [
-            {
-              account,
-              id: c.id,
-              seen_at: seenAt,
-              not_seen_before: before!.seenAt,
-              changes: JSON.stringify(changes),
-              status_from: status ? before!.held.status : null,
-              status_to: status ? c.status : null,
-            },
-          ]
-        : [];
-    });
-    if (history.length)
-      await sendAhead(
-        trx,
-        trx
-          .insertInto('collection_history')
-          .values(history)
-          .onConflict((oc) => oc.doNothing()),
-      );
-    // The roll-ups (the overview, the count of rows indexed) count what the list returns: a collection only
-    // opened by its id (not integrated) is indexed for search and counted apart (`openedCount`).
-    const delta = new RollupDelta();
-    for (const old of previous.values()) if (old.listed) delta.add(old.counted, -1);
-    for (const r of rows)
-      if (r.details.type === 'integrated') delta.add({ ...r.row, completed_at: r.details.completed_at }, 1);
-    await applyDelta(trx, account, delta);
+    // The largest writes first: the thread runs them while the smaller ones below are compiled.
     await sendAhead(
       trx,
       trx
@@ -222,6 +189,40 @@ async function writeSlice(
           })),
         ),
     );
+    // What changed since the index's copy, kept as the record's history (a new record has none).
+    const history = (store.keepHistory ? slice : []).flatMap((c) => {
+      const before = previous.get(c.id);
+      const changes = before ? changesOf(before.held, c, prepared(c).snapshot) : [];
+      const status = changes.find((change) => change.field === 'status');
+      return changes.length
+        ? [
+            {
+              account,
+              id: c.id,
+              seen_at: seenAt,
+              not_seen_before: before!.seenAt,
+              changes: JSON.stringify(changes),
+              status_from: status ? before!.held.status : null,
+              status_to: status ? c.status : null,
+            },
+          ]
+        : [];
+    });
+    if (history.length)
+      await sendAhead(
+        trx,
+        trx
+          .insertInto('collection_history')
+          .values(history)
+          .onConflict((oc) => oc.doNothing()),
+      );
+    // The roll-ups (the overview, the count of rows indexed) count what the list returns: a collection only
+    // opened by its id (not integrated) is indexed for search and counted apart (`openedCount`).
+    const delta = new RollupDelta();
+    for (const old of previous.values()) if (old.listed) delta.add(old.counted, -1);
+    for (const r of rows)
+      if (r.details.type === 'integrated') delta.add({ ...r.row, completed_at: r.details.completed_at }, 1);
+    await applyDelta(trx, account, delta);
     // Records seen before: their old tokens, found again from their old sealed contact, go first.
     if (previous.size) await deleteTokens(trx, store, new Map([...previous].map(([id, p]) => [id, p.sealed])));
     const words = new Map<string, string>();

@@ -206,6 +206,22 @@ describe.each(storeKinds())('on $name', (each) => {
       expect(state.last_full_scan_at).not.toBeNull();
     });
 
+    it("counts an unpaced step's own time toward its wait; a paced step waits its whole pace", async () => {
+      const answer = upstream.readPage;
+      // Every read takes 15 ms of the clock.
+      upstream.readPage = async (page, limit) => {
+        upstream.clock.now += 15;
+        return answer(page, limit);
+      };
+      // 50 requests a second (20 ms a page): the head's poll took 15 ms, 5 are left to wait.
+      const unpaced = sync('a', { rps: 50, pollMs: 10_000_000 });
+      expect(await unpaced.step()).toBe(5);
+      await unpaced.stop();
+      // 5 a second (200 ms a page): the whole 200 ms after the read, as an upstream with a quota expects.
+      const paced = sync('b', { rps: 5, pollMs: 10_000_000 });
+      expect(await paced.step()).toBe(200);
+    });
+
     it('reads the next page while writing this one when unpaced, and never a page twice', async () => {
       const s = sync('a', { rps: 1000, pollMs: 10_000_000 });
       await run(s, async () => (await scans()) === 1);
