@@ -208,6 +208,14 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
     },
     /** Rows of collections the list does not return, indexed because a user opened them by id (read as above). */
     async openedCount(): Promise<number> {
+      // On SQLite through their partial index, said so: before the first full scan's statistics its planner
+      // read every row of the account's details instead (their key leads with the account too), 100-350 ms
+      // of every status line at 350,000 rows of a building index, measured; by the index, ~0 ms.
+      if (dialect === 'sqlite') {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from collection_details
+          indexed by collection_details_opened where account = ${account} and type <> 'integrated'`.execute(reads);
+        return Number(rows[0]?.n ?? 0);
+      }
       const row = await reads
         .selectFrom('collection_details')
         .select(sql<number>`count(*)`.as('n'))
