@@ -129,7 +129,11 @@ export default function WatchPanel({
         const since = data.filter((entry) => entry.seenAt > (shownUpTo.current ?? startedAt));
         if (since.length) {
           shownUpTo.current = since[0]!.seenAt; // newest first
-          return setSeen({ at: changedAt, entries: since });
+          setSeen({ at: changedAt, entries: since });
+          // The page's refresh above may have been rendered before the entry was written: the History
+          // region shows what this list shows once it is there.
+          startTransition(() => router.refresh());
+          return;
         }
       }
     };
