@@ -1,6 +1,7 @@
 import 'server-only';
 import { iso, type Change } from './history';
 import { CONTACTS_DONE, CONTACTS_LINKED, HISTORY_SINCE } from './store-maintenance';
+import { openedIdsOnSqlite } from './store-context';
 import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Filters, Sort } from '@/lib/api/list-state';
 import { isCollectionId } from '@/lib/api/ids';
@@ -835,14 +836,11 @@ export function createQueries(
   /**
    * Collections only opened by their id (not integrated): found by a search, never part of a list
    * without one, its filter menus' counts or the overview (which count what the list returns). They are
-   * few; read once a query through their partial index (migration 0010), on SQLite said so: before the
-   * first full scan's statistics its planner read the account's every details row instead (~160 ms at
-   * 350,000 rows of a building index).
+   * few; read once a query through their partial index (migration 0010; on SQLite named: `openedIdsOnSqlite`).
    */
   const openedIds = () =>
     dialect === 'sqlite'
-      ? sql<string>`(select id from collection_details indexed by collection_details_opened
-          where account = ${account} and type <> 'integrated')`
+      ? openedIdsOnSqlite(account)
       : db
           .selectFrom('collection_details')
           .select('collection_details.id')

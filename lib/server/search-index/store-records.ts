@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import type { AppDatabase } from '../database/schema';
@@ -10,7 +10,7 @@ import { notePhoneCountries } from './phone-countries';
 import { storedPhone } from './phones';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
 import { sendAhead } from '../database/sqlite-writer';
-import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
+import { chunks, openedIdsOnSqlite, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
 /**
  * The index's records: what the upstream showed, written as narrow rows (filters, sorts, counts), details
@@ -540,13 +540,14 @@ export function createRecords(
         // A collection opened by its id that the list does not return (not integrated): no scan sees it,
         // and it stays (its own page refreshes it whenever it is opened).
         const opened = new Set(
-          (
-            await trx
-              .selectFrom('collection_details')
-              .select('id')
-              .where('account', '=', account)
-              .where('type', '<>', 'integrated')
-              .execute()
+          (store.dialect === 'sqlite'
+            ? (await sql<{ id: string }>`select id from ${openedIdsOnSqlite(account)}`.execute(trx)).rows
+            : await trx
+                .selectFrom('collection_details')
+                .select('id')
+                .where('account', '=', account)
+                .where('type', '<>', 'integrated')
+                .execute()
           ).map((r) => r.id),
         );
         const unseen = notSeen.filter((r) => !opened.has(r.id));
