@@ -66,6 +66,12 @@ if (db)
       return;
     }
     if (broken) broken = null;
+    // A transaction SQLite already rolled back itself (an I/O error, a full disk): its rollback has nothing
+    // left to do, and answering "no transaction is active" would hide the error that ended it.
+    if (isRollback(job.sql) && !db!.inTransaction) {
+      parentPort!.postMessage({ id: job.id, changes: 0, lastInsertRowid: 0 } satisfies WriteAnswer);
+      return;
+    }
     try {
       const s = statement(job.sql);
       if (s.reader) answer = { id: job.id, rows: s.all(...job.parameters) };

@@ -71,19 +71,16 @@ describe("the application's SQLite writer, on a thread of its own", () => {
       });
       expect(seen.map((r) => `${r.key}=${r.value}`)).toEqual(['k0=0', 'k1=1', 'k2=2', 'k3=3', 'k4=last']);
 
-      // The second fails on the thread after its caller moved on: the statements after it are refused with its
+      // The second fails on the thread, its caller not waiting: the statements after it are refused with its
       // error, the commit too, and nothing of the transaction is kept.
-      let movedOn = false;
       const failed = await db
         .transaction()
         .execute(async (trx) => {
           await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'a', value: '1' }));
           await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'taken', value: 'again' }));
           await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'b', value: '1' }));
-          movedOn = true;
         })
         .catch((error: unknown) => error as { code?: string });
-      expect(movedOn).toBe(true);
       expect(failed?.code).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
       const keys = async () =>
         (await db.selectFrom('index_meta').select('key').orderBy('key').execute()).map((r) => r.key);
@@ -103,6 +100,87 @@ describe("the application's SQLite writer, on a thread of its own", () => {
       expect(await db.selectFrom('index_meta').select('value').where('key', '=', 'c').executeTakeFirst()).toEqual({
         value: '1',
       });
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('keeps nothing of a transaction whose last statement sent ahead fails, or whose statement never reached the thread', async () => {
+    const db = await fresh('ahead-edges.sqlite');
+    try {
+      await db.insertInto('index_meta').values({ key: 'taken', value: '0' }).execute();
+      const keys = async () =>
+        (await db.selectFrom('index_meta').select('key').orderBy('key').execute()).map((r) => r.key);
+      const outcome = (run: Promise<unknown>) =>
+        run.then(
+          () => 'committed',
+          (error: { code?: unknown; message?: string }) =>
+            typeof error.code === 'string' ? error.code : error.message,
+        );
+      // The last statement before the commit: the commit is refused with its error.
+      expect(
+        await outcome(
+          db.transaction().execute(async (trx) => {
+            await trx.insertInto('index_meta').values({ key: 'a', value: '1' }).execute();
+            await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'taken', value: '1' }));
+          }),
+        ),
+      ).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
+      // A caller that swallows the refusal of the statement after it still cannot commit.
+      expect(
+        await outcome(
+          db.transaction().execute(async (trx) => {
+            await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'taken', value: '1' }));
+            await trx
+              .insertInto('index_meta')
+              .values({ key: 'b', value: '1' })
+              .execute()
+              .catch(() => undefined);
+          }),
+        ),
+      ).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
+      // A parameter that cannot be copied to the thread: the thread never saw it, the connection refuses
+      // what follows all the same.
+      expect(
+        await outcome(
+          db.transaction().execute(async (trx) => {
+            await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'c', value: '1' }));
+            await sendAhead(
+              trx,
+              trx.insertInto('index_meta').values({ key: 'd', value: Symbol('not copyable') as unknown as string }),
+            );
+            await sendAhead(trx, trx.insertInto('index_meta').values({ key: 'e', value: '1' }));
+          }),
+        ),
+      ).toMatch(/could not be cloned/i);
+      expect(await keys()).toEqual(['taken']);
+      // And the connection is whole again after each.
+      await db
+        .transaction()
+        .execute((trx) => sendAhead(trx, trx.insertInto('index_meta').values({ key: 'f', value: '1' })));
+      expect(await keys()).toEqual(['f', 'taken']);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('answers a transaction SQLite rolled back itself with the error that ended it (a full file), not its rollback’s', async () => {
+    const db = await fresh('full.sqlite');
+    try {
+      const pages = (await sql<{ page_count: number }>`pragma page_count`.execute(db)).rows[0]!.page_count;
+      await sql.raw(`pragma max_page_count = ${pages + 2}`).execute(db);
+      const failed = await db
+        .transaction()
+        .execute(async (trx) => {
+          for (let i = 0; i < 50; i++)
+            await sendAhead(trx, trx.insertInto('index_meta').values({ key: `k${i}`, value: 'x'.repeat(2_000) }));
+        })
+        .catch((error: { code?: string }) => error);
+      expect((failed as { code?: string }).code).toBe('SQLITE_FULL');
+      expect((await sql<{ n: number }>`select count(*) as n from index_meta`.execute(db)).rows).toEqual([{ n: 0 }]);
+      await sql.raw('pragma max_page_count = 1073741823').execute(db);
+      await db.insertInto('index_meta').values({ key: 'after', value: '1' }).execute();
+      expect((await sql<{ n: number }>`select count(*) as n from index_meta`.execute(db)).rows).toEqual([{ n: 1 }]);
     } finally {
       await db.destroy();
     }

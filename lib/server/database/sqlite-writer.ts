@@ -150,11 +150,19 @@ export async function sendAhead(trx: Kysely<AppDatabase>, query: Compilable): Pr
 class WriterConnection implements DatabaseConnection {
   /** Between this connection's `begin` and its commit or rollback. */
   inTransaction = false;
+  /**
+   * The failure of a statement sent ahead in the transaction under way: the thread refuses what follows it
+   * (sqlite-write-worker.ts), and this connection refuses it too, for a failure the thread never saw (a
+   * parameter that could not be copied to it).
+   */
+  aheadFailure: Error | null = null;
   constructor(private readonly thread: WriterThread) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.aheadFailure && !/^\s*rollback\s*$/i.test(compiled.sql)) throw this.aheadFailure;
     if (this.inTransaction && sentAhead.has(compiled)) {
-      // Its failure, if any, fails the transaction's next statement waited for (sqlite-write-worker.ts).
-      this.thread.run(compiled.sql, compiled.parameters, true).catch(() => {});
+      this.thread.run(compiled.sql, compiled.parameters, true).catch((error: Error) => {
+        this.aheadFailure ??= error;
+      });
       // A turn of the event loop while the thread runs it: a transaction's statements, compiled one after
       // another with no answer to wait for, would otherwise hold the request thread for all of them.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -208,6 +216,7 @@ class WriterDriver implements Driver {
     return this.connection!;
   }
   async beginTransaction(connection: DatabaseConnection) {
+    (connection as WriterConnection).aheadFailure = null;
     await connection.executeQuery(CompiledQuery.raw('begin'));
     (connection as WriterConnection).inTransaction = true;
   }
@@ -218,7 +227,11 @@ class WriterDriver implements Driver {
   }
   async rollbackTransaction(connection: DatabaseConnection) {
     (connection as WriterConnection).inTransaction = false;
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      (connection as WriterConnection).aheadFailure = null;
+    }
   }
   async savepoint(connection: DatabaseConnection, name: string) {
     await connection.executeQuery(CompiledQuery.raw(`savepoint ${identifier(name)}`));
