@@ -1,7 +1,7 @@
 'use client';
 
 import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { readViewState, viewHref, type ListPath, type ListState } from '@/lib/api/list-state';
 import { urlStatesList } from '@/lib/api/view-url';
 
@@ -33,12 +33,29 @@ export function useListState(
   const url = opened && !urlStatesList(search) ? opened.state : readViewState(path, search);
   const [pending, setPending] = useState<{ next: ListState; from: ListState } | null>(null);
   if (pending && !same(url, pending.from)) setPending(null); // caught up, or moved elsewhere
+  // Back or forward: the URL wins, even when it went back to the very state the change was made from before
+  // the router had caught up with the pushed one (the rows stayed those of the change: a flaky e2e showed 50
+  // rows at `limit=10`), and a push still waiting for its paint is dropped.
+  const traversals = useRef(0);
+  useEffect(() => {
+    const traversed = () => {
+      traversals.current++;
+      setPending(null);
+    };
+    window.addEventListener('popstate', traversed);
+    return () => window.removeEventListener('popstate', traversed);
+  }, []);
 
   function set(next: ListState) {
     setPending({ next, from: pending?.from ?? url });
     const href = viewHref(path, next, new URLSearchParams(window.location.search));
+    const at = traversals.current;
     // After the next paint: the new rows first, the router's re-render after them.
-    requestAnimationFrame(() => setTimeout(() => window.history.pushState(null, '', href)));
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (traversals.current === at) window.history.pushState(null, '', href);
+      }),
+    );
   }
 
   useEffect(() => {
