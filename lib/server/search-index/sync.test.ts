@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaults, filterSchema } from '@/lib/api/list-state';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
@@ -265,6 +265,61 @@ describe.each(storeKinds())('on $name', (each) => {
       expect(
         (await createQueries(store).search(added!.contact.email, defaults(filterSchema), 1, 10)).data.map((h) => h.id),
       ).toEqual([added!.id]);
+    });
+
+    it('puts off the amount trees while an unpaced first scan writes on SQLite and builds them as it completes; another account sharing the file keeps them', async () => {
+      const amountTrees = async () =>
+        (store.dialect === 'sqlite'
+          ? await sql<{
+              name: string;
+            }>`select name from sqlite_master where type = 'index' and name like 'collections%amount'`.execute(store.db)
+          : await sql<{
+              name: string;
+            }>`select indexname as name from pg_indexes where indexname like 'collections%amount'`.execute(store.db)
+        ).rows
+          .map((r) => r.name)
+          .sort();
+      const both = ['collections_amount', 'collections_currency_amount'];
+      // Built with a small page cache (their sort holds as much): the writer's own is given back.
+      const cache = async () =>
+        store.dialect === 'sqlite' ? (await sql`pragma cache_size`.execute(store.db)).rows : [];
+      const cacheBefore = await cache();
+      upstream = fakeUpstream(2_500);
+      const s = sync('a', { rps: 1000, pollMs: 10_000_000 });
+      await run(s, async () => (await store.state()).scan_page > 2);
+      expect(await amountTrees()).toEqual(store.dialect === 'sqlite' ? [] : both);
+      // Sorted by amount meanwhile: read without them.
+      const byAmount = { ...defaults(filterSchema), sort: 'amount' as const };
+      expect((await createQueries(store).list(byAmount, 1, 10)).data).toHaveLength(10);
+      await run(s, async () => (await scans()) === 1);
+      expect(await amountTrees()).toEqual(both);
+      expect(await cache()).toEqual(cacheBefore);
+
+      // A first scan left midway (its trees dropped), then another account's scan: it builds them as it
+      // begins, and its own first scan keeps them (the first account's rows share them).
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+      await kind.reset();
+      dir = mkdtempSync(join(tmpdir(), 'sync-test-'));
+      store = await open();
+      await run(sync('a', { rps: 1000, pollMs: 10_000_000 }), async () => (await store.state()).scan_page > 2);
+      expect(await amountTrees()).toEqual(store.dialect === 'sqlite' ? [] : both);
+      const other = await openIndexStore({
+        target: kind.target(dir),
+        keys: blindKeys(SECRET),
+        account: 'acct_other',
+        clock: () => upstream.clock.now,
+      });
+      try {
+        const b = sync('b', { rps: 1000, pollMs: 10_000_000, s: other });
+        await run(b, async () => (await other.state()).scan_page > 2);
+        expect(await amountTrees()).toEqual(both);
+        await run(b, async () => (await other.state()).scans_completed === 1);
+        expect(await amountTrees()).toEqual(both);
+        expect((await createQueries(other).list(byAmount, 1, 10_000)).data).toHaveLength(2_500);
+      } finally {
+        await other.close();
+      }
     });
 
     it('reads nothing past a page that failed ahead of an unpaced first scan until the scan has met it (a 429 waits out its Retry-After)', async () => {
