@@ -60,14 +60,17 @@ const asNumber = (value: string) => Number(value);
  * waits its turn. The index is derived data: a crash of the process loses nothing in WAL mode, and the one
  * thing synchronous=OFF risks (a damaged file after a power cut) is handled by setting it aside and
  * rebuilding. Without the fsyncs, and with checkpoints every ~100 MB of WAL instead of 4 MB, a bulk sync
- * writes 1.8x as many rows a second (measured: 2,778 -> 4,995 rows/s at 200,000 rows).
+ * writes 1.8x as many rows a second (measured: 2,778 -> 4,995 rows/s at 200,000 rows). A 32 MB page cache:
+ * the OS keeps the file's pages, and with the amount trees put off during a first scan (store-records.ts) a
+ * larger one bought nothing: 1,000,000 from the sandbox in 4.16 / 4.08 / 3.98 min at 128 / 64 / 32 MB, the
+ * dashboard's RSS growing 390 / 286 / 265 MB (2026-11-26).
  */
 const WRITER_PRAGMAS = [
   'journal_mode = WAL',
   'synchronous = OFF',
   `wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`,
   'busy_timeout = 5000',
-  'cache_size = -131072',
+  'cache_size = -32768',
 ];
 
 /** How long a goodbye at the process's exit waits for the file's write lock (the writer's thread may hold it). */
