@@ -107,6 +107,8 @@ export async function openIndexStore(
     keepHistory?: boolean;
     /** A first scan's staged tokens merged once this many wait (tests: a few; store-records.ts). */
     settleAtTokens?: number;
+    /** Collections whose fragments a transaction indexes as a first scan completes (tests: a few; store-records.ts). */
+    fragmentsPerTransaction?: number;
   },
 ): Promise<IndexStore> {
   const { keys, account: accountKey } = options;
@@ -235,7 +237,7 @@ export async function openIndexStore(
 
     const maintenance = createMaintenance(context, await markBackfills(db, account));
     return {
-      ...createRecords(context, options.settleAtTokens),
+      ...createRecords(context, options.settleAtTokens, options.fragmentsPerTransaction),
       ...createSyncRows(context),
       get namePairsReady() {
         return maintenance.namePairsReady;
