@@ -1,8 +1,7 @@
 import 'server-only';
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
-import { FRAGMENT_TRIGGERS } from '../database/reference-fragments';
 import type { AppDatabase } from '../database/schema';
 import { contactTokens, phoneCountries, referenceKey, sealAad, type BlindKeys } from './blind';
 import { changesOf, iso, snapshotOf, type Held } from './history';
@@ -92,44 +91,17 @@ const RECORDS_PER_BULK_SLICE = 100;
 const RECORDS_PER_FIRST_SCAN_SLICE = 1_000;
 
 /**
- * What a bulk first scan on SQLite puts off while it writes, and builds in one pass as it completes, when the
- * file holds no other account's rows (every account shares these): keys that follow no order a scan writes
- * in, so every slice wrote ~1,000 scattered leaves of each.
- * - The narrow rows' two trees by amount (as migration 0001 defines them): in-process, 200,000 records, the
- *   rows' inserts and commits took 21.5 s with them, 15.4 s without; built at the end ~2 s each at 1,000,000.
- *   Meanwhile a sort or filter by amount reads the account's rows without them.
- * - The reference fragments' insert and update triggers (migration 0011): 300,000 records written as a first
- *   scan writes them, 77.4 s with the trigger, 69.7 s without; the fragments of 1,000,000 indexed at the end
- *   in ~12 s. Meanwhile a fragment search finds only the rows written before the scan began (a prefix of a
- *   reference finds every row at once, through the narrow rows' tree).
+ * The narrow rows' two trees by amount: their keys follow no order a scan writes in, so every slice of a first
+ * scan wrote ~1,000 scattered leaves of each (in-process, 200,000 records: the rows' inserts and commits took
+ * 21.5 s with them, 15.4 s without). On SQLite a bulk first scan drops them when the file holds no other
+ * account's rows (every account shares them) and builds them as it completes, one sorted pass each (~2 s at
+ * 1,000,000 rows); meanwhile a sort or filter by amount reads the account's rows without them. Defined as
+ * migration 0001 defines them.
  */
 const AMOUNT_TREES = [
   { name: 'collections_currency_amount', columns: ['account', 'currency', 'status', 'amount_value', 'created_at'] },
   { name: 'collections_amount', columns: ['account', 'amount_value'] },
 ];
-const FRAGMENT_TRIGGERS_PUT_OFF = ['reference_fragments_insert', 'reference_fragments_update'] as const;
-
-/** Collections whose fragments one transaction indexes when a first scan completes (~1 s at 1,000,000 rows). */
-const FRAGMENTS_PER_TRANSACTION = 100_000;
-
-/**
- * Indexes the fragments of the collections in `range` that have none (their row in `reference_fragment_rows`,
- * then their trigrams), as the triggers would have.
- */
-async function indexFragments(trx: Transaction<AppDatabase>, range: RawBuilder<boolean>) {
-  const before =
-    (await sql<{ last: number | null }>`select max(rowid) as last from reference_fragment_rows`.execute(trx)).rows[0]
-      ?.last ?? 0;
-  await sql`insert into reference_fragment_rows (account, id)
-    select c.account, c.id from collections as c where ${range}
-      and not exists (select 1 from reference_fragment_rows as r where r.account = c.account and r.id = c.id)`.execute(
-    trx,
-  );
-  await sql`insert into reference_fragments (rowid, reference_key)
-    select r.rowid, c.reference_key from reference_fragment_rows as r
-    join collections as c on c.account = r.account and c.id = r.id
-    where r.rowid > ${before}`.execute(trx);
-}
 
 /** Whether an account has tokens waiting in the staging table (`settleTokens`). */
 const anyStaged = async (q: Kysely<AppDatabase>, account: number) =>
@@ -362,8 +334,6 @@ export function createRecords(
   store: StoreContext,
   /** Tokens staged before a merge (`SETTLE_AT_TOKENS`; a test's few). */
   settleAtTokens = SETTLE_AT_TOKENS,
-  /** Collections whose fragments a transaction indexes as a first scan completes (`FRAGMENTS_PER_TRANSACTION`). */
-  fragmentsPerTransaction = FRAGMENTS_PER_TRANSACTION,
 ) {
   const { db, account, write, keys, accountKey } = store;
   /** Records prepared (`prepareRecord`), by the very object the upstream's page held: dropped with the page. */
@@ -373,7 +343,7 @@ export function createRecords(
   /**
    * Whether this process has looked for staged tokens it did not count (a leader before it, or itself before
    * a restart, stopped mid-scan): merged at its first staged write, so the backlog stays bounded. That write
-   * also drops what the scan builds at its end (`putOffBuilds`).
+   * also drops the amount trees the scan builds at its end (`deferTrees`).
    */
   let leftoversMet = false;
   /**
@@ -415,21 +385,21 @@ export function createRecords(
     return moved;
   }
   /**
-   * Builds what a first scan put off (`AMOUNT_TREES`, the fragments' triggers) and is missing; returns how many
-   * trees and triggers it put back. A scan's start and end call it, so what a first scan abandoned midway
-   * (another account's, a stopped leader's) is built when the next scan of any account begins.
+   * Builds the amount trees a first scan dropped (`AMOUNT_TREES`), one write each; returns how many it built.
+   * A scan's start and end call it, so a first scan abandoned midway (another account's, a stopped leader's)
+   * leaves them missing until the next scan of any account begins.
    */
-  async function buildPutOff(): Promise<number> {
+  async function buildTrees(): Promise<number> {
     if (store.dialect !== 'sqlite') return 0;
     const present = new Set(
       (
         await sql<{
           name: string;
-        }>`select name from sqlite_master where type in ('index', 'trigger') and tbl_name = 'collections'`.execute(db)
+        }>`select name from sqlite_master where type = 'index' and tbl_name = 'collections'`.execute(db)
       ).rows.map((r) => r.name),
     );
-    const trees = AMOUNT_TREES.filter((tree) => !present.has(tree.name));
-    for (const [i, { name, columns }] of trees.entries()) {
+    const missing = AMOUNT_TREES.filter((tree) => !present.has(tree.name));
+    for (const [i, { name, columns }] of missing.entries()) {
       if (i) await yieldToRequests();
       await write(async (trx) => {
         // The sort that builds a tree holds as much as the page cache allows: for 1,000,000 rows ~190 MB more
@@ -444,48 +414,23 @@ export function createRecords(
         }
       });
     }
-    const triggers = FRAGMENT_TRIGGERS_PUT_OFF.filter((name) => !present.has(name));
-    if (triggers.length) {
-      // In key order, a transaction at a time (another write waits for one, not for all), then whatever is
-      // left (rows written meanwhile, anywhere in the key) with the triggers, in one transaction.
-      const after = (from: { account: number; id: string } | null) =>
-        from ? sql<boolean>`(c.account, c.id) > (${from.account}, ${from.id})` : sql<boolean>`1`;
-      let from: { account: number; id: string } | null = null;
-      for (;;) {
-        await yieldToRequests();
-        const to: { account: number; id: string } | undefined = (
-          await sql<{ account: number; id: string }>`select c.account, c.id from collections as c where ${after(from)}
-            order by c.account, c.id limit 1 offset ${fragmentsPerTransaction - 1}`.execute(db)
-        ).rows[0];
-        if (!to) break;
-        await write((trx) =>
-          indexFragments(trx, sql`${after(from)} and (c.account, c.id) <= (${to.account}, ${to.id})`),
-        );
-        from = to;
-      }
-      await write(async (trx) => {
-        await indexFragments(trx, sql`1`);
-        for (const name of triggers) await FRAGMENT_TRIGGERS[name].execute(trx);
-      });
-    }
-    return trees.length + triggers.length;
+    return missing.length;
   }
   /**
-   * At a bulk first scan's first write: drops what it puts off (`AMOUNT_TREES`, the fragments' triggers) when
-   * no other account's rows are in the file (SQLite), else makes sure they are there.
+   * At a bulk first scan's first write: drops the amount trees when no other account's rows are in the file
+   * (SQLite), else makes sure they are there.
    */
-  async function putOffBuilds(): Promise<void> {
+  async function deferTrees(): Promise<void> {
     if (store.dialect !== 'sqlite') return;
     // Two ranges of the key (an `<>` would read the account's own rows to the end).
     const other = async (op: '<' | '>') =>
       (await db.selectFrom('collections').select('account').where('account', op, account).limit(1).execute()).length;
     if ((await other('<')) || (await other('>'))) {
-      await buildPutOff();
+      await buildTrees();
       return;
     }
     await write(async (trx) => {
       for (const { name } of AMOUNT_TREES) await trx.schema.dropIndex(name).ifExists().execute();
-      for (const name of FRAGMENT_TRIGGERS_PUT_OFF) await sql`drop trigger if exists ${sql.id(name)}`.execute(trx);
     });
   }
   const prepared = (c: Collection) => {
@@ -498,7 +443,7 @@ export function createRecords(
   };
   return {
     settleTokens,
-    buildPutOff,
+    buildTrees,
     /**
      * Prepares records about to be written (their seal, tokens and snapshot: about half of what writing a new
      * record costs the request thread), a few at a time between other work: a first scan prepares the page
@@ -528,7 +473,7 @@ export function createRecords(
       if (options.stage && !leftoversMet) {
         leftoversMet = true;
         if (await anyStaged(db, account)) await settleTokens();
-        await putOffBuilds();
+        await deferTrees();
       }
       // Most records a rescan or a live read meets are as the index has them: those at most get
       // `seen_at` (one statement); the rest are sealed, tokenised and written. What the index holds of them

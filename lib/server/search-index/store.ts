@@ -107,8 +107,6 @@ export async function openIndexStore(
     keepHistory?: boolean;
     /** A first scan's staged tokens merged once this many wait (tests: a few; store-records.ts). */
     settleAtTokens?: number;
-    /** Collections whose fragments a transaction indexes as a first scan completes (tests: a few; store-records.ts). */
-    fragmentsPerTransaction?: number;
   },
 ): Promise<IndexStore> {
   const { keys, account: accountKey } = options;
@@ -237,7 +235,7 @@ export async function openIndexStore(
 
     const maintenance = createMaintenance(context, await markBackfills(db, account));
     return {
-      ...createRecords(context, options.settleAtTokens, options.fragmentsPerTransaction),
+      ...createRecords(context, options.settleAtTokens),
       ...createSyncRows(context),
       get namePairsReady() {
         return maintenance.namePairsReady;

@@ -253,8 +253,8 @@ export function createSync(deps: SyncDeps) {
     if (!(await stillLeader())) return;
     // A first scan's tokens still staged are merged: from here every record is found by its contact.
     await store.settleTokens();
-    // What a first scan put off (the trees of its sorts by amount, its references' fragments), built in one pass.
-    await store.buildPutOff();
+    // The trees a first scan put off (its sorts and filters by amount), built in one pass each.
+    await store.buildTrees();
     const gone = missed.length ? 0 : await store.removeUnseen(state.scan_started_at!);
     await store.analyze();
     // Pages that never answered wrote none of their rows' links: only a whole scan completes them.
@@ -297,8 +297,8 @@ export function createSync(deps: SyncDeps) {
     let state = await store.state();
     lastRead = state.scans_completed > 0 ? 'rescan' : 'first';
     if (!state.scan_started_at) {
-      // What a first scan abandoned midway put off (store-records.ts `putOffBuilds`) is built.
-      await store.buildPutOff();
+      // Trees a first scan abandoned midway put off (store-records.ts `deferTrees`) are built again.
+      await store.buildTrees();
       await store.saveState({ scan_page: 1, scan_started_at: await stamp(), scan_missed: '[]' });
       state = await store.state();
     }

@@ -1,7 +1,6 @@
 import 'server-only';
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '@/lib/server/database/dialect';
-import { FRAGMENT_TRIGGERS } from '@/lib/server/database/reference-fragments';
 
 /**
  * Fragments of references (contract 7a, `referencePart`): any 3 or more consecutive characters anywhere
@@ -31,7 +30,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`insert into reference_fragments (rowid, reference_key)
       select r.rowid, c.reference_key from reference_fragment_rows as r
       join collections as c on c.account = r.account and c.id = r.id`.execute(db);
-    for (const trigger of Object.values(FRAGMENT_TRIGGERS)) await trigger.execute(db);
+    const key = (row: 'new' | 'old') =>
+      sql.raw(`(select rowid from reference_fragment_rows where account = ${row}.account and id = ${row}.id)`);
+    await sql`create trigger reference_fragments_insert after insert on collections begin
+      insert into reference_fragment_rows (account, id) values (new.account, new.id);
+      insert into reference_fragments (rowid, reference_key) values (${key('new')}, new.reference_key);
+    end`.execute(db);
+    await sql`create trigger reference_fragments_update after update of reference_key on collections
+      when old.reference_key is not new.reference_key begin
+      delete from reference_fragments where rowid = ${key('old')};
+      insert into reference_fragments (rowid, reference_key) values (${key('new')}, new.reference_key);
+    end`.execute(db);
+    await sql`create trigger reference_fragments_delete after delete on collections begin
+      delete from reference_fragments where rowid = ${key('old')};
+      delete from reference_fragment_rows where account = old.account and id = old.id;
+    end`.execute(db);
     return;
   }
   // In the migrations' transaction: a savepoint keeps a refused extension from failing the others.
