@@ -65,12 +65,13 @@ const asNumber = (value: string) => Number(value);
  * larger one bought nothing: 1,000,000 from the sandbox in 4.16 / 4.08 / 3.98 min at 128 / 64 / 32 MB, the
  * dashboard's RSS growing 390 / 286 / 265 MB (2026-11-26).
  */
+export const WRITER_CACHE_SIZE = -32_768;
 const WRITER_PRAGMAS = [
   'journal_mode = WAL',
   'synchronous = OFF',
   `wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`,
   'busy_timeout = 5000',
-  'cache_size = -32768',
+  `cache_size = ${WRITER_CACHE_SIZE}`,
 ];
 
 /** How long a goodbye at the process's exit waits for the file's write lock (the writer's thread may hold it). */

@@ -2,6 +2,7 @@ import 'server-only';
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
+import { WRITER_CACHE_SIZE } from '../database/connect';
 import type { AppDatabase } from '../database/schema';
 import { contactTokens, phoneCountries, referenceKey, sealAad, type BlindKeys } from './blind';
 import { changesOf, iso, snapshotOf, type Held } from './history';
@@ -404,13 +405,17 @@ export function createRecords(
       await write(async (trx) => {
         // The sort that builds a tree holds as much as the page cache allows: for 1,000,000 rows ~190 MB more
         // at its peak under a 128 MB cache, ~70 MB under 32 MB, ~30 MB under 16 MB, and no slower (1.1 / 1.6 s
-        // against 1.4 / 2.1 s at 128 MB).
-        const before = (await sql<{ cache_size: number }>`pragma cache_size`.execute(trx)).rows[0]!.cache_size;
+        // against 1.4 / 2.1 s at 128 MB). The writer's own is set again after (a failure to do so is the
+        // thread's end, which the build's own error, if any, says better).
         await sql`pragma cache_size = -16384`.execute(trx);
         try {
           await trx.schema.createIndex(name).ifNotExists().on('collections').columns(columns).execute();
+          // Its statistics at once (a sample, as the scan's end takes them): a tree built at a scan's start
+          // would otherwise have none until that scan completes.
+          await sql`pragma analysis_limit = 400`.execute(trx);
+          await sql`analyze ${sql.table(`main.${name}`)}`.execute(trx);
         } finally {
-          await sql`pragma cache_size = ${sql.lit(Number(before))}`.execute(trx);
+          await sql`pragma cache_size = ${sql.lit(WRITER_CACHE_SIZE)}`.execute(trx).catch(() => {});
         }
       });
     }
@@ -422,16 +427,16 @@ export function createRecords(
    */
   async function deferTrees(): Promise<void> {
     if (store.dialect !== 'sqlite') return;
-    // Two ranges of the key (an `<>` would read the account's own rows to the end).
-    const other = async (op: '<' | '>') =>
-      (await db.selectFrom('collections').select('account').where('account', op, account).limit(1).execute()).length;
-    if ((await other('<')) || (await other('>'))) {
-      await buildTrees();
-      return;
-    }
-    await write(async (trx) => {
+    // Two ranges of the key (an `<>` would read the account's own rows to the end), asked under the write
+    // lock the drop is made under.
+    const alone = await write(async (trx) => {
+      const other = async (op: '<' | '>') =>
+        (await trx.selectFrom('collections').select('account').where('account', op, account).limit(1).execute()).length;
+      if ((await other('<')) || (await other('>'))) return false;
       for (const { name } of AMOUNT_TREES) await trx.schema.dropIndex(name).ifExists().execute();
+      return true;
     });
+    if (!alone) await buildTrees();
   }
   const prepared = (c: Collection) => {
     let found = ready.get(c);

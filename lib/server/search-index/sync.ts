@@ -103,6 +103,8 @@ export function createSync(deps: SyncDeps) {
   let leaseRenewedAt = -Infinity;
   let nextPollAt = -Infinity;
   let pollStage: 'head' | 'tail' | null = null;
+  /** Whether this sync has made sure the trees a first scan may put off are there (`scan`). */
+  let treesChecked = false;
   let tailPage = 1;
   let blockedUntil = -Infinity;
   let failures = 0;
@@ -296,9 +298,15 @@ export function createSync(deps: SyncDeps) {
   async function scan(): Promise<number> {
     let state = await store.state();
     lastRead = state.scans_completed > 0 ? 'rescan' : 'first';
-    if (!state.scan_started_at) {
-      // Trees a first scan abandoned midway put off (store-records.ts `deferTrees`) are built again.
+    // Trees a bulk first scan put off and never built (it stopped midway: this account's, resumed paced or
+    // by a replica that does not stage, or another account's) are built by the first step that will not
+    // stage its writes (store-records.ts `deferTrees`; a staging one builds them when another account shares
+    // the file, and at its end).
+    if (!treesChecked && !(deps.rps >= READ_AHEAD_MIN_RPS && lastRead === 'first')) {
       await store.buildTrees();
+      treesChecked = true;
+    }
+    if (!state.scan_started_at) {
       await store.saveState({ scan_page: 1, scan_started_at: await stamp(), scan_missed: '[]' });
       state = await store.state();
     }
