@@ -95,7 +95,7 @@ const RECORDS_PER_FIRST_SCAN_SLICE = 1_000;
  * The narrow rows' two trees by amount: their keys follow no order a scan writes in, so every slice of a first
  * scan wrote ~1,000 scattered leaves of each (in-process, 200,000 records: the rows' inserts and commits took
  * 21.5 s with them, 15.4 s without). On SQLite a bulk first scan drops them when the file holds no other
- * account's rows (every account shares them) and builds them as it completes, one sorted pass each (~2 s at
+ * account's rows (every account shares them) and builds them as it completes, one sorted pass each (1-2 s at
  * 1,000,000 rows); meanwhile a sort or filter by amount reads the account's rows without them. Defined as
  * migration 0001 defines them.
  */
@@ -387,8 +387,8 @@ export function createRecords(
   }
   /**
    * Builds the amount trees a first scan dropped (`AMOUNT_TREES`), one write each; returns how many it built.
-   * A scan's start and end call it, so a first scan abandoned midway (another account's, a stopped leader's)
-   * leaves them missing until the next scan of any account begins.
+   * A first scan's end calls it, and a sync's first step that will not stage (sync.ts `treesChecked`), so
+   * what a first scan left midway (a stopped leader's, resumed paced; another account's) is built then.
    */
   async function buildTrees(): Promise<number> {
     if (store.dialect !== 'sqlite') return 0;
