@@ -4,18 +4,24 @@ import { lowerThreadPriority } from './background-thread';
 import { blindKeys } from '../search-index/blind';
 import type { ExportRow } from '../search-index/queries';
 import type { RawChunk, WorkerMessage } from './index-export-worker';
+import { csvRows, type CsvOptions } from './csv';
 import { fromIndexRow } from './index-rows';
 
 /**
  * The index export's second stage, in a worker thread: rows from the reader
- * (index-export-worker.ts), each one's contact opened, records handed to the
- * request thread a chunk per credit. Two chunks are asked of the reader ahead,
- * so reading and opening overlap.
+ * (index-export-worker.ts), each one's contact opened and the chunk written as
+ * CSV lines, handed to the request thread as bytes a chunk per credit (the
+ * buffer transferred, not copied): the request thread only passes them on, so
+ * a whole-account export costs the pages people wait on next to nothing. Two
+ * chunks are asked of the reader ahead, so reading and writing overlap.
  */
 export type OpenerJob = {
   secret: string;
   accountKey: string;
   contacts: boolean;
+  /** The file's `as_of` and its columns and cells (csv.ts). */
+  asOf: string;
+  csv: CsvOptions;
   /** The reader's end of the channel the rows come up. */
   port: MessagePort;
 };
@@ -24,6 +30,7 @@ const job = workerData as OpenerJob;
 lowerThreadPriority();
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 const keys = blindKeys(job.secret);
+const encoder = new TextEncoder();
 const read: RawChunk[] = [];
 let credits = 0;
 let ended = false;
@@ -38,7 +45,11 @@ function pump() {
         for (let i = 0; i < chunk.columns.length; i++) row[chunk.columns[i]!] = values[i];
         return fromIndexRow(row as ExportRow, keys, job.accountKey, job.contacts);
       });
-      post({ type: 'rows', records, done: chunk.done });
+      const bytes = encoder.encode(records.length ? csvRows(records, job.asOf, job.csv) : '');
+      parentPort!.postMessage(
+        { type: 'csv', bytes, rows: records.length, done: chunk.done } satisfies WorkerMessage,
+        [bytes.buffer],
+      );
       if (chunk.done) ended = true;
       else job.port.postMessage('more');
     } catch (error) {

@@ -5,14 +5,13 @@ import Cursor from 'pg-cursor';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { postgresConfig, type DatabaseTarget } from '../database/connect';
 import { lowerThreadPriority } from './background-thread';
-import type { ExportRecord } from './csv';
 
 /**
  * The index export's reader, in a worker thread: the query on a read-only
  * connection of its own, SQLite or PostgreSQL (one snapshot: the count, then the rows), rows handed
  * a chunk per credit to the opener (index-export-opener.ts), which opens each
- * row's contact for the request thread, which writes the CSV: a pipeline of
- * three threads, each with about a third of a row's work. Terminating the workers ends the read at once.
+ * row's contact and writes the chunk's CSV lines, which the request thread only
+ * passes on: the rows' work off the thread that answers people. Terminating the workers ends the read at once.
  */
 export type ExportJob = {
   target: DatabaseTarget;
@@ -26,7 +25,8 @@ export type ExportJob = {
 export type RawChunk = { type: 'raw'; columns: string[]; rows: unknown[][]; done: boolean };
 export type WorkerMessage =
   | { type: 'count'; count: number }
-  | { type: 'rows'; records: ExportRecord[]; done: boolean }
+  /** A chunk's CSV lines, UTF-8 (its buffer transferred, not copied), and how many rows they hold. */
+  | { type: 'csv'; bytes: Uint8Array; rows: number; done: boolean }
   | { type: 'error'; message: string };
 
 const job = workerData as ExportJob;
