@@ -127,12 +127,17 @@ const percentile = (xs: number[], p: number) =>
   xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]! : NaN;
 const round = (x: number) => Math.round(x * 10) / 10;
 
-async function timedGet(base: string, kind: string, path: string, samples: Sample[]) {
+/**
+ * A request and its answer read to the end, given up after `timeoutMs` (an error). An export is the
+ * dashboard's background work (its threads yield to the pages people wait on): on a saturated machine a
+ * whole-account file takes past a minute, as a browser's download may; 3 minutes is its limit here.
+ */
+async function timedGet(base: string, kind: string, path: string, samples: Sample[], timeoutMs = 60_000) {
   const at = Date.now();
   const t = performance.now();
   let status = 0;
   try {
-    const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
     status = res.status;
     await res.arrayBuffer();
   } catch {
@@ -236,7 +241,7 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
   // One export a minute, read to its end.
   const exporter = (async () => {
     while (Date.now() < until - 60_000) {
-      await timedGet(base, 'export (pending, whole file)', '/api/export/collections.csv?status=pending', samples);
+      await timedGet(base, 'export (pending, whole file)', '/api/export/collections.csv?status=pending', samples, 180_000);
       await sleep(60_000);
     }
   })();
