@@ -241,7 +241,13 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
   // One export a minute, read to its end.
   const exporter = (async () => {
     while (Date.now() < until - 60_000) {
-      await timedGet(base, 'export (pending, whole file)', '/api/export/collections.csv?status=pending', samples, 180_000);
+      await timedGet(
+        base,
+        'export (pending, whole file)',
+        '/api/export/collections.csv?status=pending',
+        samples,
+        180_000,
+      );
       await sleep(60_000);
     }
   })();

@@ -46,10 +46,9 @@ function pump() {
         return fromIndexRow(row as ExportRow, keys, job.accountKey, job.contacts);
       });
       const bytes = encoder.encode(records.length ? csvRows(records, job.asOf, job.csv) : '');
-      parentPort!.postMessage(
-        { type: 'csv', bytes, rows: records.length, done: chunk.done } satisfies WorkerMessage,
-        [bytes.buffer],
-      );
+      parentPort!.postMessage({ type: 'csv', bytes, rows: records.length, done: chunk.done } satisfies WorkerMessage, [
+        bytes.buffer,
+      ]);
       if (chunk.done) ended = true;
       else job.port.postMessage('more');
     } catch (error) {
