@@ -21,3 +21,32 @@ export const upstreamErrorSchema = z.looseObject({
 export type CollectionEnvelope = z.infer<typeof collectionEnvelopeSchema>;
 export type ProviderEnvelope = z.infer<typeof providerEnvelopeSchema>;
 export type CollectionListEnvelope = z.infer<typeof collectionListEnvelopeSchema>;
+
+/** What reading an answer's body came to: its data, or why not (invalid JSON, or the first field that breaks the schema). */
+export type ParsedBody<T> =
+  { ok: true; data: T } | { ok: false; reason: 'json' } | { ok: false; reason: 'schema'; field: string };
+
+/** The first failing field of a zod error, as a path like `data[3].amount.value`. */
+export function failingField(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return '(unknown)';
+  const path = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
+  return `${path || '(root)'}: ${issue.message}`;
+}
+
+/** An answer's bytes as UTF-8 (a byte-order mark dropped, as `Response.text()` does), parsed and checked by `schema`. */
+export function parseBody<T>(schema: z.ZodType<T>, bytes: ArrayBuffer | Uint8Array): ParsedBody<T> {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return { ok: false, reason: 'json' };
+  }
+  const parsed = schema.safeParse(body);
+  return parsed.success
+    ? { ok: true, data: parsed.data }
+    : { ok: false, reason: 'schema', field: failingField(parsed.error) };
+}

@@ -11,6 +11,7 @@ import { logger } from './logger';
 import { createDriftCollector } from './observability/drift';
 import { registerScrapeGauges } from './observability/gauges';
 import { createMetrics } from './observability/metrics';
+import { createPageParser } from './parsing/page-parser';
 import { createIndexService } from './search-index/service';
 import { createUpstreamClient } from './upstream';
 import { createViews } from './views/service';
@@ -36,8 +37,11 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
   const database = createDatabase({ target, clock, log });
   const metrics = createMetrics({ enabled: config.metricsToken !== null, now: clock.now });
   const drift = createDriftCollector({ database: database.available, clock, log });
+  // List pages are decoded, parsed and checked on a thread of their own (~2 ms of the request thread a page).
+  const pages = createPageParser();
   const upstream = createUpstreamClient({
     ...config.upstream,
+    parse: pages.parse,
     observe: {
       // A bystander: what the seed does not describe is noted, never thrown into a read.
       answer: (operation, envelope) => {
@@ -104,6 +108,7 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     /** Ends the background work and closes the database (tests; a process simply exits). */
     async stop() {
       await index.stop();
+      await pages.close();
       await audit.flush();
       await drift.flush();
       await database.close();

@@ -2,6 +2,7 @@ import 'server-only';
 import pLimit from 'p-limit';
 import pRetry from 'p-retry';
 import type { z } from 'zod';
+import { parseBody, type ParsedBody } from '@/lib/api/envelopes';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { isCollectionId, isProviderId } from '@/lib/api/ids';
 import { isValidState, PAGING, pagingSchema, stateQuery } from '@/lib/api/list-state';
@@ -27,6 +28,11 @@ export type UpstreamOptions = {
   maxConcurrent?: number;
   /** Who hears of each read (the runtime passes the drift report and the metrics); both optional. */
   observe?: UpstreamObservers;
+  /**
+   * Reads a successful answer's body (decode, parse, check against `schema`) where it likes: the runtime's
+   * parses list pages on a thread of their own (parsing/page-parser.ts). Unset: here, on the calling thread.
+   */
+  parse?: <T>(schema: z.ZodType<T>, bytes: ArrayBuffer) => Promise<ParsedBody<T>>;
 };
 
 export type UpstreamObservers = {
@@ -74,16 +80,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** The first failing field of a zod error, as a path like `data[3].amount.value`. */
-function failingField(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return '(unknown)';
-  const path = issue.path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
-    .join('')
-    .replace(/^\./, '');
-  return `${path || '(root)'}: ${issue.message}`;
-}
+const parseHere = <T>(schema: z.ZodType<T>, bytes: ArrayBuffer) => Promise.resolve(parseBody(schema, bytes));
 
 export function createUpstreamClient(options: UpstreamOptions) {
   const { baseUrl, key, keyHeader, timeoutMs } = options;
@@ -125,29 +122,28 @@ export function createUpstreamClient(options: UpstreamOptions) {
       logger.warn({ ...log, err: reason?.code ?? reason?.message ?? String(cause) }, 'upstream unreachable');
       throw new TransientFailure(AppError.of('upstream_unreachable', subject));
     }
-    const text = await response.text().catch(() => {
+    const bytes = await response.arrayBuffer().catch(() => {
       if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
       throw new TransientFailure(AppError.of('upstream_unreachable', subject));
     });
     const status = response.status;
     const ms = Math.round(performance.now() - started);
     if (status === 200) {
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        logger.error({ ...log, status, ms, bodyBytes: Buffer.byteLength(text) }, 'upstream answered with invalid JSON');
+      const bodyBytes = bytes.byteLength;
+      const parsed = await (options.parse ?? parseHere)(schema, bytes);
+      if (!parsed.ok && parsed.reason === 'json') {
+        logger.error({ ...log, status, ms, bodyBytes }, 'upstream answered with invalid JSON');
         throw AppError.of('upstream_invalid', subject);
       }
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) {
-        logger.error({ ...log, status, ms, field: failingField(parsed.error) }, 'upstream answer breaks the schema');
+      if (!parsed.ok) {
+        logger.error({ ...log, status, ms, field: parsed.field }, 'upstream answer breaks the schema');
         throw AppError.of('upstream_invalid', subject);
       }
       // Every request of the sync is one: at debug, so a terminal shows what a person needs (LOG_LEVEL=debug).
       logger.debug({ ...log, status, ms }, 'upstream ok');
       return parsed.data;
     }
+    const text = new TextDecoder().decode(bytes);
     // A user's lookup of an unknown id or another account's is theirs, not the upstream's fault.
     const level = status === 404 || status === 403 ? 'info' : 'warn';
     logger[level]({ ...log, status, ms, ...describeBody(text) }, 'upstream error');
