@@ -24,6 +24,8 @@ test('the drift report keeps the baseline apart from what is new; an admin ackno
   browser,
   axe,
 }) => {
+  // Two sign-ins through the OpenID provider and two axe runs: past the default 30 s on two busy cores.
+  test.slow();
   const admin = await signedIn(browser, 'admin@example.com');
   await indexReady(admin.request);
   expect((await admin.request.get('/api/collections/pay_fault_unknown')).status()).toBe(200);

@@ -89,6 +89,9 @@ test('a collection added upstream is searchable within seconds (poll every secon
   page,
   axe,
 }) => {
+  // A dashboard of its own started and synced, a poll's wait (up to 15 s) and axe on the record page: past the
+  // default 30 s on two busy cores.
+  test.slow();
   const base = `http://127.0.0.1:${E2E.port + 20}`;
   dashboard(E2E.port + 20, { INDEX_PATH: join(dir, 'fresh.sqlite'), INDEX_POLL_S: '1' });
   await up(request, `${base}/api/collections?limit=1`);

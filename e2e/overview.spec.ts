@@ -239,6 +239,9 @@ test.describe('/overview', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`is axe-clean in ${colorScheme} mode, at 1280 px and 375 px`, async ({ page, axe }) => {
+      // Two axe runs over ~6,800 elements (the 90 days' charts and their tables): 4-6 s each in Debian's
+      // Chromium 156.0.8078.108 here, past the default 30 s with two workers sharing two cores.
+      test.slow();
       await page.emulateMedia({ colorScheme });
       for (const width of [1280, 375]) {
         await page.setViewportSize({ width, height: 900 });
