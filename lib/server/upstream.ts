@@ -32,7 +32,7 @@ export type UpstreamOptions = {
    * Reads a successful answer's body (decode, parse, check against `schema`) where it likes: the runtime's
    * parses list pages on a thread of their own (parsing/page-parser.ts). Unset: here, on the calling thread.
    */
-  parse?: <T>(schema: z.ZodType<T>, bytes: ArrayBuffer) => Promise<ParsedBody<T>>;
+  parse?: <T>(schema: z.ZodType<T>, bytes: ArrayBuffer, kind: UpstreamRequest['kind']) => Promise<ParsedBody<T>>;
 };
 
 export type UpstreamObservers = {
@@ -106,6 +106,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
   };
 
   async function attempt<T>(
+    kind: UpstreamRequest['kind'],
     url: string,
     subject: ErrorSubject,
     schema: z.ZodType<T>,
@@ -130,7 +131,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
     const ms = Math.round(performance.now() - started);
     if (status === 200) {
       const bodyBytes = bytes.byteLength;
-      const parsed = await (options.parse ?? parseHere)(schema, bytes);
+      const parsed = await (options.parse ?? parseHere)(schema, bytes, kind);
       if (!parsed.ok && parsed.reason === 'json') {
         logger.error({ ...log, status, ms, bodyBytes }, 'upstream answered with invalid JSON');
         throw AppError.of('upstream_invalid', subject);
@@ -187,7 +188,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
         limit(() => {
           if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
           attempts = n;
-          return attempt(url, subject, schema, signal, { ...log, attempt: n });
+          return attempt(request.kind, url, subject, schema, signal, { ...log, attempt: n });
         });
       const answer = await pRetry(run, {
         retries: 2,

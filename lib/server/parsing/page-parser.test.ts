@@ -81,20 +81,25 @@ describe('list pages read on a thread of their own', () => {
   it('reads anything but a list page where it is asked, and a byte-order mark is dropped as Response.text() drops it', async () => {
     const { pages } = reader();
     const record = { status: 'success', message: 'ok', data: { nope: true } };
-    expect(await pages.parse(collectionEnvelopeSchema, bytesOf(JSON.stringify(record)))).toEqual(
+    expect(await pages.parse(collectionEnvelopeSchema, bytesOf(JSON.stringify(record)), 'collection')).toEqual(
       parseBody(collectionEnvelopeSchema, bytesOf(JSON.stringify(record))),
     );
     const page = await pageText(1, 5);
-    expect(await pages.parse(collectionListEnvelopeSchema, bytesOf(`\ufeff${page}`))).toMatchObject({ ok: true });
+    expect(await pages.parse(collectionListEnvelopeSchema, bytesOf(`\ufeff${page}`), 'list')).toMatchObject({
+      ok: true,
+    });
     expect(pages.counts()).toEqual({ thread: 1, here: 0 });
   });
 
   it('reads every page here once its thread is gone, those it held too', async () => {
     const { pages } = reader();
     const page = bytesOf(await pageText(2, 100));
-    const held = [pages.parse(collectionListEnvelopeSchema, page), pages.parse(collectionListEnvelopeSchema, page)];
+    const held = [
+      pages.parse(collectionListEnvelopeSchema, page, 'list'),
+      pages.parse(collectionListEnvelopeSchema, page, 'list'),
+    ];
     await pages.close();
-    for (const parsed of [...(await Promise.all(held)), await pages.parse(collectionListEnvelopeSchema, page)])
+    for (const parsed of [...(await Promise.all(held)), await pages.parse(collectionListEnvelopeSchema, page, 'list')])
       expect(parsed).toMatchObject({ ok: true, data: { data: expect.any(Array) } });
     expect(pages.counts().here).toBeGreaterThanOrEqual(1);
     expect(pages.counts().thread + pages.counts().here).toBe(3);

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
 import { collectionListEnvelopeSchema, parseBody, type ParsedBody } from '@/lib/api/envelopes';
 import { bundled, sourceThread } from '../database/threads';
+import { logger } from '../logger';
 import type { PageAnswer, PageJob } from './page-parse-worker';
 
 /**
@@ -23,7 +24,9 @@ export function createPageParser() {
   /** Pages waiting keep the process alive (a script's last read); an idle thread never does. */
   const keepAlive = () => (pending.size ? worker?.ref() : worker?.unref());
 
-  function giveUp() {
+  function giveUp(why?: unknown) {
+    if (why !== undefined && !broken)
+      logger.warn({ err: String(why) }, 'the list pages’ parser thread stopped: pages are read on the request thread');
     broken = true;
     worker = null;
     for (const { bytes, resolve } of pending.values()) {
@@ -47,7 +50,7 @@ export function createPageParser() {
         waiting.resolve(parsed);
       });
       thread.on('error', giveUp);
-      thread.on('exit', giveUp);
+      thread.on('exit', (code) => giveUp(`exit ${code}`));
       return thread;
     } catch {
       broken = true;
@@ -56,8 +59,13 @@ export function createPageParser() {
   }
 
   return {
-    parse<T>(schema: z.ZodType<T>, bytes: ArrayBuffer): Promise<ParsedBody<T>> {
-      if (schema !== collectionListEnvelopeSchema) return Promise.resolve(parseBody(schema, bytes));
+    /**
+     * Reads a body: a list page (`kind`) on the thread, checked by the list envelope's schema there (the same
+     * schema; each of Next's bundles has its own copy of the module, so it is told by the request's kind, not
+     * by the schema object), anything else here with `schema`.
+     */
+    parse<T>(schema: z.ZodType<T>, bytes: ArrayBuffer, kind: string): Promise<ParsedBody<T>> {
+      if (kind !== 'list') return Promise.resolve(parseBody(schema, bytes));
       if (!broken) worker ??= start();
       if (!worker) {
         counts.here += 1;
@@ -67,9 +75,9 @@ export function createPageParser() {
       return new Promise((resolve) => {
         // A copy goes to the thread (structured clone: a memcpy of ~100 KB); this one is kept to read here if
         // the thread stops before it answers.
+        worker!.postMessage({ id, bytes } satisfies PageJob);
         pending.set(id, { bytes, resolve: resolve as (parsed: ParsedBody<unknown>) => void });
         keepAlive();
-        worker!.postMessage({ id, bytes } satisfies PageJob);
       });
     },
     /** How many list pages were read on the thread and here. */
@@ -78,7 +86,7 @@ export function createPageParser() {
     async close(): Promise<void> {
       const thread = worker;
       if (!thread) return;
-      thread.off('exit', giveUp);
+      thread.removeAllListeners('exit');
       await thread.terminate();
       giveUp();
       broken = true;
