@@ -130,10 +130,9 @@ export function createUpstreamClient(options: UpstreamOptions) {
     const status = response.status;
     const ms = Math.round(performance.now() - started);
     if (status === 200) {
-      const bodyBytes = bytes.byteLength;
       const parsed = await (options.parse ?? parseHere)(schema, bytes, kind);
       if (!parsed.ok && parsed.reason === 'json') {
-        logger.error({ ...log, status, ms, bodyBytes }, 'upstream answered with invalid JSON');
+        logger.error({ ...log, status, ms, bodyBytes: bytes.byteLength }, 'upstream answered with invalid JSON');
         throw AppError.of('upstream_invalid', subject);
       }
       if (!parsed.ok) {

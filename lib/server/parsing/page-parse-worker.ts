@@ -8,13 +8,8 @@ import { collectionListEnvelopeSchema, parseBody } from '@/lib/api/envelopes';
 export type PageJob = { id: number; bytes: ArrayBuffer };
 export type PageAnswer = { id: number; parsed: ReturnType<typeof parseBody> };
 
-parentPort!.on('message', ({ id, bytes }: PageJob) => {
-  let parsed: PageAnswer['parsed'];
-  try {
-    parsed = parseBody(collectionListEnvelopeSchema, bytes);
-  } catch {
-    // Never met (parseBody answers every body); a page is never left waiting for its answer.
-    parsed = { ok: false, reason: 'json' };
-  }
-  parentPort!.postMessage({ id, parsed } satisfies PageAnswer);
-});
+// parseBody answers every body; were it ever to throw, the thread's `error` reads its waiting pages where they
+// were asked (page-parser.ts), so none is left waiting.
+parentPort!.on('message', ({ id, bytes }: PageJob) =>
+  parentPort!.postMessage({ id, parsed: parseBody(collectionListEnvelopeSchema, bytes) } satisfies PageAnswer),
+);

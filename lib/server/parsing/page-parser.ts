@@ -89,7 +89,6 @@ export function createPageParser() {
       thread.removeAllListeners('exit');
       await thread.terminate();
       giveUp();
-      broken = true;
     },
   };
 }
