@@ -103,6 +103,18 @@ export const FRAGMENT_LIMIT = 10_000;
  */
 const PAIRS_AT_MOST = 2_000;
 
+/**
+ * Ends an EXISTS asked of each of a few rows, so that PostgreSQL probes the key once a row. Without it the
+ * planner may choose, from its estimates, to hash the subquery's whole key range instead: `rankSizes` hashed
+ * the 50,494 rows of 'Okafor' to ask 105 rows whether they held it (35-50 ms, against 1 ms probed), and which
+ * way it went changed with each sample of the statistics. An OFFSET keeps PostgreSQL from turning the EXISTS
+ * into a hashable ANY; SQLite probes each row either way.
+ */
+const PROBED_PER_ROW = sql`limit 1 offset 0`;
+
+/** What a walk's probe of a row costs, in ids hashed (`probedPerRow`). */
+const PROBE_COST_IN_IDS = 5;
+
 /** A fragment's ids are read once per search (`SearchPlan.fragmentIds`) when at most this many. */
 const FRAGMENT_INLINE_AT_MOST = 1_000;
 
@@ -269,6 +281,7 @@ export function createQueries(
     pairsAtMost = PAIRS_AT_MOST,
     largeForm = LARGE_FORM,
     walkFew = true,
+    probeCostInIds = PROBE_COST_IN_IDS,
   }: {
     walkFrom?: number;
     forgiveBelow?: number;
@@ -278,6 +291,8 @@ export function createQueries(
     largeForm?: number;
     /** Whether a search's few matches may be walked (`fewMatches`); else they are looked up. */
     walkFew?: boolean;
+    /** What a walk's probe of a row costs in ids hashed (`probedPerRow`): 0 always probes, Infinity never. */
+    probeCostInIds?: number;
   } = {},
 ) {
   // Every read here goes through the reads' connection (PostgreSQL: each statement bounded in time).
@@ -522,7 +537,7 @@ export function createQueries(
   function heldRank({ word, prefixWords, soundWords }: SearchPlan['nameWords'][number]) {
     const when = (tokens: string[], rank: number) =>
       sql`when exists (select 1 from contact_tokens as t where t.account = ${account} and t.kind = 'name'
-        and t.token in (${sql.join(tokens)}) and t.id = m.id) then ${sql.lit(rank)}`;
+        and t.token in (${sql.join(tokens)}) and t.id = m.id ${PROBED_PER_ROW}) then ${sql.lit(rank)}`;
     const cases = [when([keys.token('name', word)], RANK.exact)];
     if (prefixWords.length) cases.push(when(prefixWords, RANK.prefix));
     if (soundWords.length) cases.push(when(soundWords, RANK.sounds));
@@ -595,23 +610,42 @@ export function createQueries(
    * Whether a row matches a plan, asked of one row (the arms of `candidates` as a condition): its own
    * reference and id, and each token looked up by the whole primary key.
    */
-  /** Whether the row holds any of these tokens of a kind, each looked up by the whole primary key. */
-  const holds = (eb: ExpressionBuilder<SearchDb, 'collections'>, kind: TokenKind, tokens: string[]) =>
-    eb.exists(
-      eb
-        .selectFrom('contact_tokens as t')
-        .select('t.id')
-        // The account as a value, not the row's: PostgreSQL then reads the token's key range (a hashed
-        // subplan, its ids hashed once); tied to the row's account it scanned every token (480 ms).
-        .where('t.account', '=', account)
-        .where('t.kind', '=', kind)
-        .where((w) => (tokens.length === 1 ? w('t.token', '=', tokens[0]!) : w('t.token', 'in', tokens)))
-        .whereRef('t.id', '=', 'collections.id'),
-    );
+  /**
+   * Whether the row holds any of these tokens of a kind, each looked up by the whole primary key. `perRow`:
+   * a walk that reads few rows of many matches (`probedPerRow`) has PostgreSQL probe the key once a row;
+   * else it may hash the tokens' whole key ranges first (what it chooses from its estimates).
+   */
+  const holds = (
+    eb: ExpressionBuilder<SearchDb, 'collections'>,
+    kind: TokenKind,
+    tokens: string[],
+    perRow: boolean,
+  ) => {
+    const asked = eb
+      .selectFrom('contact_tokens as t')
+      .select('t.id')
+      // The account as a value, not the row's: PostgreSQL then reads the token's key range (a hashed
+      // subplan, its ids hashed once); tied to the row's account it scanned every token (480 ms).
+      .where('t.account', '=', account)
+      .where('t.kind', '=', kind)
+      .where((w) => (tokens.length === 1 ? w('t.token', '=', tokens[0]!) : w('t.token', 'in', tokens)))
+      .whereRef('t.id', '=', 'collections.id');
+    // (PROBED_PER_ROW: an OFFSET keeps PostgreSQL from hashing the subquery.)
+    return eb.exists(perRow ? asked.limit(1).offset(0) : asked);
+  };
 
-  function matchesRow(plan: SearchPlan) {
+  /**
+   * Whether a walk should probe each row's tokens (`holds`) rather than let PostgreSQL hash the matches'
+   * ids: when it expects to read few rows against the matches it would hash. A probe costs ~5 µs, hashing
+   * ~1 µs an id: 'Oka' walked ~140 rows of the created-time index to fill its page, and hashing the 50,494
+   * ids of 'Okafor' for it took 50 ms (1 ms probed); a common first name's page 50 reads ~12,000 rows of
+   * 41,806 matches, where hashing wins.
+   */
+  const probedPerRow = (expected: number, matches: number) => expected * probeCostInIds <= matches;
+
+  function matchesRow(plan: SearchPlan, perRow = false) {
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
-      const has = (kind: TokenKind, token: string) => holds(eb, kind, [token]);
+      const has = (kind: TokenKind, token: string) => holds(eb, kind, [token], perRow);
       const either = plan.referenceNone
         ? []
         : [
@@ -648,11 +682,11 @@ export function createQueries(
    * Whether a row's best match is at most this rank: an exact kind (`matchesRow`), or, from the prefix rank
    * on, every name word in a form that forgiving (the word, its start, then its sound).
    */
-  function matchesAtMost(plan: SearchPlan, rank: number) {
+  function matchesAtMost(plan: SearchPlan, rank: number, perRow = false) {
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
-      const exact = matchesRow(plan)(eb);
+      const exact = matchesRow(plan, perRow)(eb);
       if (rank === RANK.exact) return exact;
-      const has = (tokens: string[]) => holds(eb, 'name', tokens);
+      const has = (tokens: string[]) => holds(eb, 'name', tokens, perRow);
       const either = [exact];
       if (plan.nameWords.length)
         either.push(
@@ -1091,8 +1125,9 @@ export function createQueries(
     const offset = (pageNumber - 1) * limit;
     const expected = ((offset + limit) * indexed) / count;
     const found =
-      (expected <= WALK_AT_MOST ? await walk(matchesRow(plan), filters.sort, offset, limit, expected) : null) ??
-      (fewOthers ? await ledByReference(plan, filters.sort, offset, limit) : null);
+      (expected <= WALK_AT_MOST
+        ? await walk(matchesRow(plan, probedPerRow(expected, count)), filters.sort, offset, limit, expected)
+        : null) ?? (fewOthers ? await ledByReference(plan, filters.sort, offset, limit) : null);
     return found && { narrow: found, count };
   }
 
@@ -1264,7 +1299,7 @@ export function createQueries(
       ],
     };
     const inBig = sql<number>`(case when exists (select 1 from contact_tokens as b where b.account = ${account}
-      and b.kind = 'name' and b.token = ${big.token} and b.id = hits.id) then 1 else 0 end)`;
+      and b.kind = 'name' and b.token = ${big.token} and b.id = hits.id ${PROBED_PER_ROW}) then 1 else 0 end)`;
     const [whole, others] = await Promise.all([
       db
         .selectFrom(tokenIds('name', big.token).as('big'))
@@ -1328,17 +1363,22 @@ export function createQueries(
         // would also take a name whose one word stands for both (pairs never do).
         paired && rank > RANK.exact
           ? null
-          : (expected) =>
-              walk(
+          : (expected) => {
+              const perRow = probedPerRow(expected, size);
+              return walk(
                 (eb) =>
                   rank === RANK.exact
-                    ? matchesAtMost(plan, rank)(eb)
-                    : eb.and([matchesAtMost(plan, rank)(eb), eb.not(matchesAtMost(plan, rank - 1)(eb))]),
+                    ? matchesAtMost(plan, rank, perRow)(eb)
+                    : eb.and([
+                        matchesAtMost(plan, rank, perRow)(eb),
+                        eb.not(matchesAtMost(plan, rank - 1, perRow)(eb)),
+                      ]),
                 sort,
                 offset,
                 take,
                 expected,
-              ),
+              );
+            },
         (rows(filters, plan) as Rows).where('hits.rank', '=', rank).select(NARROW_COLUMNS) as ListRows,
         sort,
         offset,

@@ -91,7 +91,7 @@ describe.each(storeKinds())('on $name', (kind) => {
    * count.
    */
   async function walkedAsLooked(q: string, filters: typeof noFilters, pageNumber: number, limit: number) {
-    const [walked, short, looked, unread, merged, large, few, fewShort] = await Promise.all([
+    const [walked, short, looked, unread, merged, large, few, fewShort, probed, hashed] = await Promise.all([
       createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: 1, walkReadsAtMost: 12 }).search(q, filters, pageNumber, limit),
       createQueries(store, { walkFrom: Infinity, walkFew: false }).search(q, filters, pageNumber, limit),
@@ -110,6 +110,9 @@ describe.each(storeKinds())('on $name', (kind) => {
         pageNumber,
         limit,
       ),
+      // A walk's rows asked for their tokens one by one, and the tokens' ids hashed first (`probedPerRow`).
+      createQueries(store, { walkFrom: 1, largeForm: 2, probeCostInIds: 0 }).search(q, filters, pageNumber, limit),
+      createQueries(store, { walkFrom: 1, probeCostInIds: Infinity }).search(q, filters, pageNumber, limit),
     ]);
     const seen = (page: typeof walked) => ({
       q,
@@ -126,6 +129,8 @@ describe.each(storeKinds())('on $name', (kind) => {
     expect(seen(large)).toEqual(seen(looked));
     expect(seen(few)).toEqual(seen(looked));
     expect(seen(fewShort)).toEqual(seen(looked));
+    expect(seen(probed)).toEqual(seen(looked));
+    expect(seen(hashed)).toEqual(seen(looked));
     return [walked, looked] as const;
   }
 
