@@ -83,6 +83,8 @@ export type SearchPlan = {
    * `planOf` and handed to the search's statements, which otherwise each read the trigram index again.
    */
   fragmentIds?: string[];
+  /** How many rows the exact kinds match, below `forgiveBelow` (`planOf` counts them; else unknown). */
+  exactCount?: number;
 };
 
 /** A result's rank (contract 7a): exact kinds, then a name's start, then a name that sounds alike. */
@@ -291,7 +293,10 @@ export function createQueries(
     largeForm?: number;
     /** Whether a search's few matches may be walked (`fewMatches`); else they are looked up. */
     walkFew?: boolean;
-    /** What a walk's probe of a row costs in ids hashed (`probedPerRow`): 0 always probes, Infinity never. */
+    /**
+     * What probing a row costs in ids hashed (`probedPerRow`, the large form's grouping): 0 always probes,
+     * Infinity leaves it to the planner (which may hash).
+     */
     probeCostInIds?: number;
   } = {},
 ) {
@@ -636,10 +641,10 @@ export function createQueries(
 
   /**
    * Whether a walk should probe each row's tokens (`holds`) rather than let PostgreSQL hash the matches'
-   * ids: when it expects to read few rows against the matches it would hash. A probe costs ~5 µs, hashing
-   * ~1 µs an id: 'Oka' walked ~140 rows of the created-time index to fill its page, and hashing the 50,494
-   * ids of 'Okafor' for it took 50 ms (1 ms probed); a common first name's page 50 reads ~12,000 rows of
-   * 41,806 matches, where hashing wins.
+   * ids: when it expects to read few rows against the matches it would hash. A row probed costs ~5-12 µs (a
+   * row that does not match asks each of its arms), an id hashed ~1 µs: 'Oka' walked ~140 rows of the
+   * created-time index to fill its page, and hashing the 50,494 ids of 'Okafor' for it took 49.5 ms (1.7 ms
+   * probed); a common first name's page 50 reads ~12,000 rows of 41,806 matches, where hashing wins.
    */
   const probedPerRow = (expected: number, matches: number) => expected * probeCostInIds <= matches;
 
@@ -954,7 +959,7 @@ export function createQueries(
       const few = await (early ?? fragmentRows());
       if (few.length <= fragmentInlineAtMost) plan.fragmentIds = few.map((r) => r.id);
     }
-    return { ...plan, nameWords: formed.nameWords };
+    return { ...plan, nameWords: formed.nameWords, exactCount: exact ? Number(exact.n) : undefined };
   }
 
   /**
@@ -1298,8 +1303,15 @@ export function createQueries(
         },
       ],
     };
+    // The other matches are asked whether the large form holds them too: probed one by one when they are few
+    // against its ids (at least `largeForm`), else left to the planner (which may hash the form's ids once).
+    const asked =
+      (plan.exactCount ?? forgiveBelow) +
+      big.others +
+      (plan.fragment === null ? 0 : (plan.fragmentIds?.length ?? FRAGMENT_LIMIT));
+    const fence = asked * probeCostInIds <= largeForm ? PROBED_PER_ROW : sql``;
     const inBig = sql<number>`(case when exists (select 1 from contact_tokens as b where b.account = ${account}
-      and b.kind = 'name' and b.token = ${big.token} and b.id = hits.id ${PROBED_PER_ROW}) then 1 else 0 end)`;
+      and b.kind = 'name' and b.token = ${big.token} and b.id = hits.id ${fence}) then 1 else 0 end)`;
     const [whole, others] = await Promise.all([
       db
         .selectFrom(tokenIds('name', big.token).as('big'))
@@ -1328,7 +1340,7 @@ export function createQueries(
    * The one form of a single-word search that holds at least `largeForm` rows when every other holds fewer
    * (each counted up to that, in one statement): null otherwise, and for more words or too many forms.
    */
-  async function largestForm(plan: SearchPlan): Promise<{ token: string; rank: number } | null> {
+  async function largestForm(plan: SearchPlan): Promise<{ token: string; rank: number; others: number } | null> {
     if (plan.nameWords.length !== 1 || !Number.isFinite(largeForm)) return null;
     const forms = [...formsOf(plan.nameWords[0]!)].filter(([, rank]) => rank > RANK.exact);
     if (!forms.length || forms.length > LARGE_FORM_CANDIDATES) return null;
@@ -1340,10 +1352,13 @@ export function createQueries(
       ),
     );
     const { rows } = await sql<Record<string, number | string>>`select ${counted}`.execute(db);
-    const large = forms.filter((_, i) => Number(rows[0]![`f${i}`]) >= largeForm);
+    const sizes = forms.map((_, i) => Number(rows[0]![`f${i}`]));
+    const large = forms.filter((_, i) => sizes[i]! >= largeForm);
     if (large.length !== 1) return null;
     const [token, rank] = large[0]!;
-    return { token, rank };
+    // The other forms' rows (each below `largeForm`, so counted whole).
+    const others = sizes.reduce((sum, n) => (n >= largeForm ? sum : sum + n), 0);
+    return { token, rank, others };
   }
 
   /**
