@@ -114,7 +114,7 @@ const PAIRS_AT_MOST = 2_000;
  */
 const PROBED_PER_ROW = sql`limit 1 offset 0`;
 
-/** What a walk's probe of a row costs, in ids hashed (`probedPerRow`). */
+/** What probing a row costs, in ids hashed (`probedPerRow`, the large form's grouping in `rankSizes`). */
 const PROBE_COST_IN_IDS = 5;
 
 /** A fragment's ids are read once per search (`SearchPlan.fragmentIds`) when at most this many. */
@@ -648,7 +648,7 @@ export function createQueries(
    */
   const probedPerRow = (expected: number, matches: number) => expected * probeCostInIds <= matches;
 
-  function matchesRow(plan: SearchPlan, perRow = false) {
+  function matchesRow(plan: SearchPlan, perRow: boolean) {
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
       const has = (kind: TokenKind, token: string) => holds(eb, kind, [token], perRow);
       const either = plan.referenceNone
@@ -687,7 +687,7 @@ export function createQueries(
    * Whether a row's best match is at most this rank: an exact kind (`matchesRow`), or, from the prefix rank
    * on, every name word in a form that forgiving (the word, its start, then its sound).
    */
-  function matchesAtMost(plan: SearchPlan, rank: number, perRow = false) {
+  function matchesAtMost(plan: SearchPlan, rank: number, perRow: boolean) {
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
       const exact = matchesRow(plan, perRow)(eb);
       if (rank === RANK.exact) return exact;
