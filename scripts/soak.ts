@@ -14,12 +14,14 @@
  * the fault's own and counted apart), RSS at start, peak and end. Writes bench/results-soak.{json,md}.
  *
  *   SOAK_MINUTES=10  SOAK_USERS=8  SOAK_PHASES=none,slow,5xx,postgres  SOAK_WARMUP_S=60  BENCH_SCALE=1000000
+ *   SOAK_LOG=file (the measured dashboard's log lines, warn and up; else dropped)
  *
  * Each phase starts with SOAK_WARMUP_S of the same mix, not measured (a fresh server loads its code on its
  * first requests; the figures are the steady state's).
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -69,10 +71,13 @@ function proxy() {
   }).listen(PORTS.proxy, '127.0.0.1');
 }
 
-function start(bin: string, args: string[], env: Record<string, string>) {
+/** SOAK_LOG=file: the dashboard's log (its warnings and errors, JSON lines) appended there; else dropped. */
+const dashboardLog = process.env.SOAK_LOG ? openSync(process.env.SOAK_LOG, 'a') : 'ignore';
+
+function start(bin: string, args: string[], env: Record<string, string>, stdout: number | 'ignore' = 'ignore') {
   const child = runBin(bin, args, {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
   children.push(child);
   return child;
@@ -117,12 +122,13 @@ async function dashboard(where: Record<string, string>) {
   // The soak's own pace: the default sync (rescans at the sandbox's 50 requests a second, and polls).
   child.kill('SIGTERM');
   await exited(child);
-  child = start('next', ['start', '-p', String(PORTS.dashboard), '-H', '127.0.0.1'], env);
+  child = start('next', ['start', '-p', String(PORTS.dashboard), '-H', '127.0.0.1'], env, dashboardLog);
   await waitFor(`${base}/api/index/status`, 120_000);
   return { base, child };
 }
 
-type Sample = { kind: string; ms: number; status: number; at: number };
+/** One request: when it started and ended (epoch ms), its status (0: no answer) and, when it failed, why. */
+type Sample = { kind: string; ms: number; status: number; at: number; end: number; why?: string };
 const percentile = (xs: number[], p: number) =>
   xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]! : NaN;
 const round = (x: number) => Math.round(x * 10) / 10;
@@ -136,14 +142,53 @@ async function timedGet(base: string, kind: string, path: string, samples: Sampl
   const at = Date.now();
   const t = performance.now();
   let status = 0;
+  let why: string | undefined;
   try {
     const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
     status = res.status;
-    await res.arrayBuffer();
-  } catch {
+    const body = Buffer.from(await res.arrayBuffer());
+    // A failure's reason for the report: the API's error code, else the status (a page's error state is HTML).
+    if (status >= 500)
+      why = /"code":"([\w-]{1,40})"/.exec(body.subarray(0, 4096).toString('utf8'))?.[1] ?? `HTTP ${status}`;
+  } catch (error) {
     status = 0;
+    why =
+      (error as Error)?.name === 'TimeoutError'
+        ? `no answer in ${timeoutMs / 1000} s`
+        : `no answer (${(error as Error)?.message})`;
   }
-  samples.push({ kind, ms: performance.now() - t, status, at });
+  samples.push({ kind, ms: performance.now() - t, status, at, end: Date.now(), ...(why ? { why } : {}) });
+}
+
+/**
+ * `/api/health` once a second until `until`, from a thread of its own: the people's requests and the export
+ * read on this thread (a 124 MB file whole, pages of HTML), and a probe queued behind them would time this
+ * process, not the dashboard. A monitor is a process of its own.
+ */
+function healthProbe(base: string, until: number): Promise<Sample[]> {
+  const code = `
+    const { parentPort, workerData: { url, until } } = require('node:worker_threads');
+    (async () => {
+      const samples = [];
+      while (Date.now() < until) {
+        const at = Date.now();
+        const t = performance.now();
+        let status = 0;
+        try {
+          const res = await fetch(url, { signal: AbortSignal.timeout(60000) });
+          status = res.status;
+          await res.arrayBuffer();
+        } catch {}
+        samples.push({ kind: '/api/health', ms: performance.now() - t, status, at, end: Date.now(), ...(status === 200 ? {} : { why: 'HTTP ' + status }) });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      parentPort.postMessage(samples);
+    })();`;
+  const thread = new Worker(code, { eval: true, workerData: { url: `${base}/api/health`, until } });
+  return new Promise((done, fail) => {
+    thread.once('message', (samples: Sample[]) => done(samples));
+    thread.once('error', fail);
+  });
 }
 
 /** One phase: USERS people for MINUTES, the health probe, the metrics scraper, and the phase's fault. */
@@ -152,6 +197,8 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
   faultWindows = [];
   const samples: Sample[] = [];
   const lag = { p99: 0, max: 0 };
+  /** Each 10-second scrape whose event-loop max passed 100 ms: when (epoch ms, the scrape's end) and how long. */
+  const longBlocks: { at: number; maxMs: number }[] = [];
   /** The SQLite reads thread's figures (absent on PostgreSQL): reads started and seconds waited, at the phase's start and last scrape; the longest queue seen. */
   const queue = { reads: [NaN, NaN], waited: [NaN, NaN], longest: 0 };
   const rss = { start: 0, peak: 0, end: 0 };
@@ -251,9 +298,11 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
       await sleep(60_000);
     }
   })();
-  const probe = (async () => {
+  const probe = healthProbe(base, until).then((probes) => samples.push(...probes));
+  // The same probe on the people's thread, as earlier soaks measured it: the difference is this process's own wait.
+  const sharedProbe = (async () => {
     while (Date.now() < until) {
-      await timedGet(base, '/api/health', '/api/health', samples);
+      await timedGet(base, '/api/health, on the people’s thread', '/api/health', samples);
       await sleep(1_000);
     }
   })();
@@ -266,7 +315,10 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
       ).text();
       const value = (name: string) => Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
       lag.p99 = Math.max(lag.p99, value('nodejs_eventloop_lag_p99_seconds'));
-      lag.max = Math.max(lag.max, value('nodejs_eventloop_lag_max_seconds'));
+      const max = value('nodejs_eventloop_lag_max_seconds');
+      lag.max = Math.max(lag.max, max);
+      // Where a long block fell, against the fault's time: the report's `longBlocks`.
+      if (max > 100) longBlocks.push({ at: Date.now(), maxMs: round(max) });
       queue.reads[1] = metric(text, 'dashboard_sqlite_reads');
       queue.waited[1] = metric(text, 'dashboard_sqlite_read_wait_seconds');
       queue.longest = Math.max(queue.longest, metric(text, 'dashboard_sqlite_read_queue') || 0);
@@ -281,12 +333,15 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
       faultWindows.push([from, Date.now() + 15_000]);
     }
   })();
-  await Promise.all([...people, exporter, probe, scraper, fault]);
+  await Promise.all([...people, exporter, probe, sharedProbe, scraper, fault]);
   rss.end = rssMb(pid);
 
   // A slow upstream is no excuse for an error; a burst of 503s is, for the requests in it or just after it.
+  // A request in flight at any moment of a fault window is the fault's (an export started before a restart
+  // and cut by it), not only one started inside it.
   const inFault = (s: Sample) =>
-    (name === '5xx' && slot(s.at) !== 2) || faultWindows.some(([from, to]) => s.at >= from && s.at <= to);
+    (name === '5xx' && (slot(s.at) !== 2 || slot(s.end) !== 2)) ||
+    faultWindows.some(([from, to]) => s.at <= to && s.end >= from);
   const failed = (s: Sample) => s.status === 0 || s.status >= 500;
   const byKind = [...new Set(samples.map((s) => s.kind))].map((kind) => {
     const of = samples.filter((s) => s.kind === kind);
@@ -304,6 +359,13 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
       ),
     };
   });
+  // Seconds from the phase's start (and from the fault's, when one was injected at a moment).
+  const start = until - MINUTES * 60_000;
+  const when = (t: number) =>
+    `${round((t - start) / 1000)} s${faultWindows[0] ? ` (fault ${round((t - faultWindows[0][0]) / 1000)} s)` : ''}`;
+  const unexpected = samples
+    .filter((s) => failed(s) && !inFault(s))
+    .map((s) => ({ kind: s.kind, status: s.status, why: s.why, from: when(s.at), to: when(s.end) }));
   return {
     phase: name,
     minutes: MINUTES,
@@ -319,6 +381,12 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
     faultErrors: byKind.reduce((sum, k) => sum + k.faultErrors, 0),
     rssMb: { start: Math.round(rss.start), peak: Math.round(rss.peak), end: Math.round(rss.end) },
     byKind,
+    /** The errors not the fault's own, each with its reason and when it ran. */
+    unexpected,
+    /** The 10-second scrapes whose event-loop max passed 100 ms, and when they ended. */
+    longBlocks: longBlocks.map((b) => ({ maxMs: b.maxMs, until: when(b.at) })),
+    /** The fault windows, from the phase's start. */
+    faultWindows: faultWindows.map(([from, to]) => `${round((from - start) / 1000)}-${round((to - start) / 1000)} s`),
   };
 }
 
@@ -375,6 +443,13 @@ async function main() {
       ),
     ),
   ];
+  for (const r of results) {
+    if (!r.unexpected.length && !r.longBlocks.length) continue;
+    lines.push('', `Phase ${r.phase}${r.faultWindows.length ? ` (fault windows ${r.faultWindows.join(', ')})` : ''}:`);
+    for (const e of r.unexpected)
+      lines.push(`- ${e.kind}: ${e.status || 'no answer'} ${e.why ?? ''}, ${e.from} to ${e.to}`);
+    for (const b of r.longBlocks) lines.push(`- event loop blocked ${b.maxMs} ms in the 10 s up to ${b.until}`);
+  }
   writeFileSync('bench/results-soak.md', `${lines.join('\n')}\n`);
   console.log(`\n${lines.join('\n')}`);
 }

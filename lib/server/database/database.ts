@@ -20,7 +20,7 @@ import { readStats, type ReadStats } from './sqlite-reads';
  * connects and migrates on first use, and owns what can go wrong with the file or the server:
  *
  *   closed ──open()──▶ open ──fault: damaged──▶ file set aside, closed (the next open starts it again)
- *     ▲   ◀─failed: held for 10 s (no answer) or 60 s (anything else)─┘ │
+ *     ▲   ◀─failed: held 1-10 s (no answer) or 60 s (anything else)───┘ │
  *     └──────────────fault: unwritable, unreachable: closed, held as a failure──────┘
  *
  * A failure is remembered with its retry time: until then `open()` throws it again at once and
@@ -31,7 +31,13 @@ export type DatabaseLog = {
   error: (obj: object, msg: string) => void;
 };
 
-/** A database that does not answer (restarting, failing over) is asked again sooner than a full disk. */
+/**
+ * A database that does not answer (restarting, failing over) is asked again sooner than a full disk: after
+ * a second, then twice as long after each failure in a row, at most RECONNECT_MS. A fast restart of
+ * PostgreSQL is back in a few seconds: one wait of 10 s from the fault kept search off up to 10 s after the
+ * server answered again (the soak's restart phase: searches failing past the fault's window).
+ */
+export const RECONNECT_FIRST_MS = 1_000;
 export const RECONNECT_MS = 10_000;
 export const REOPEN_MS = 60_000;
 
@@ -50,10 +56,15 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
   let opening: Promise<Connection> | null = null;
   let failure: { error: unknown; until: number } | null = null;
   let closed = false;
+  /** Faults and failed opens of an unreachable database since it last opened: each doubles the wait. */
+  let unanswered = 0;
 
   const hold = (error: unknown) => {
-    const until = clock.now() + (storeFault(error) === 'unreachable' ? RECONNECT_MS : REOPEN_MS);
-    failure = { error, until };
+    const wait =
+      storeFault(error) === 'unreachable'
+        ? Math.min(RECONNECT_MS, RECONNECT_FIRST_MS * 2 ** Math.min(unanswered++, 10))
+        : REOPEN_MS;
+    failure = { error, until: clock.now() + wait };
   };
 
   /** Closes the connection (not awaited by callers that must not wait on a pool whose server went away). */
@@ -94,6 +105,7 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
           setAside ||= opened.setAside;
           inode = path ? statSync(path).ino : 0;
           failure = null;
+          unanswered = 0;
           if (opened.setAside)
             log.warn({ database: where }, 'database: a file this version cannot migrate was set aside');
           return connection;

@@ -72,7 +72,7 @@ export function describeOpenFailure(error: unknown, database: Database): string 
   if (database.target.kind === 'postgres') {
     const where = database.where;
     if (storeFault(error) === 'unreachable' || code === 'unknown')
-      return `The index's database (${where}) cannot be reached (${code}). Search and filters are off until it answers; retrying every 10 seconds.`;
+      return `The index's database (${where}) cannot be reached (${code}). Search and filters are off until it answers; trying again within 10 seconds.`;
     if (code.startsWith('53') || code === '25006')
       return `The index's database (${where}) cannot be written (${code}: full, or a read-only standby). Search and filters are off; retrying every minute.`;
     return `The index's database (${where}) could not be opened or migrated (${code}). Search and filters are off; retrying every minute.`;

@@ -183,7 +183,7 @@ describe('the index service on a PostgreSQL that does not answer', () => {
         const status = await down.status();
         expect(status.state).toBe('off');
         expect(status.reason).toBe(
-          "The index's database (PostgreSQL at 127.0.0.1:9/console) cannot be reached (ECONNREFUSED). Search and filters are off until it answers; retrying every 10 seconds.",
+          "The index's database (PostgreSQL at 127.0.0.1:9/console) cannot be reached (ECONNREFUSED). Search and filters are off until it answers; trying again within 10 seconds.",
         );
         expect(down.whereAndWho()).toEqual({ store: 'PostgreSQL at 127.0.0.1:9/console', syncing: null });
         await down.stop();

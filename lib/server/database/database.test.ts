@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeClock } from '@/test/fake-clock';
+import { createDatabase, RECONNECT_MS, REOPEN_MS } from './database';
+
+/**
+ * The application's database on a fake clock: how long a fault holds it closed. A server that does not
+ * answer is asked again after 1 s, then 2, 4, 8 and 10 s at most; an open resets that; a disk that cannot
+ * be written waits a minute.
+ */
+const log = { warn: () => {}, error: () => {} };
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the database held closed after a fault', () => {
+  it('asks a PostgreSQL that refuses again after 1, 2, 4, 8 and then every 10 seconds, and not before', async () => {
+    const clock = fakeClock();
+    // Port 9 (discard): nothing listens, the connection is refused at once.
+    const database = createDatabase({
+      target: { kind: 'postgres', url: 'postgres://console@127.0.0.1:9/console', poolMax: 1, ssl: false },
+      clock,
+      log,
+    });
+    const waits: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await expect(database.open()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      const held = database.failure()!;
+      waits.push(held.until - clock.now());
+      // Until then the same failure at once, without connecting: it is not counted as another.
+      await clock.advance(held.until - clock.now() - 1);
+      await expect(database.open()).rejects.toBe(held.error);
+      expect(database.failure()!.until).toBe(held.until);
+      await clock.advance(1);
+      expect(database.failure()).toBeNull();
+    }
+    expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, RECONNECT_MS, RECONNECT_MS]);
+    await database.close();
+  });
+
+  it('starts again from a second once it has opened, and holds an unwritable store a minute', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'database-'));
+    dirs.push(dir);
+    const clock = fakeClock();
+    const database = createDatabase({ target: { kind: 'sqlite', path: join(dir, 'index.sqlite') }, clock, log });
+    const lost = Object.assign(new Error('writer thread stopped'), { code: 'INDEX_WRITER_STOPPED' });
+    await database.open();
+    expect(await database.fault(lost)).toBe('unreachable');
+    expect(database.failure()!.until - clock.now()).toBe(1_000);
+    await clock.advance(1_000);
+    await database.open();
+    expect(await database.fault(lost)).toBe('unreachable');
+    await expect(database.open()).rejects.toBe(lost);
+    expect(database.failure()!.until - clock.now()).toBe(1_000);
+    await clock.advance(1_000);
+    await database.open();
+    expect(await database.fault(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }))).toBe('unwritable');
+    expect(database.failure()!.until - clock.now()).toBe(REOPEN_MS);
+    await database.close();
+  });
+});
