@@ -304,7 +304,24 @@ export async function startPostgres(options: {
     dataDir,
     stop,
     async restart() {
-      await user.exec(pgCtl, ['restart', '-D', dataDir, '-m', 'fast', '-w', '-t', String(START_TIMEOUT_S)], 90_000);
+      // `-l` as at the start: without it the new server writes to pg_ctl's pipes and holds them open, and the
+      // exec waited for them until its timeout (the soak's restart "took" 90 s of a few).
+      await user.exec(
+        pgCtl,
+        [
+          'restart',
+          '-D',
+          dataDir,
+          '-l',
+          join(dataDir, 'server.log'),
+          '-m',
+          'fast',
+          '-w',
+          '-t',
+          String(START_TIMEOUT_S),
+        ],
+        90_000,
+      );
     },
   };
 }

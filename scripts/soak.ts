@@ -15,6 +15,7 @@
  *
  *   SOAK_MINUTES=10  SOAK_USERS=8  SOAK_PHASES=none,slow,5xx,postgres  SOAK_WARMUP_S=60  BENCH_SCALE=1000000
  *   SOAK_LOG=file (the measured dashboard's log lines, warn and up; else dropped)
+ *   SOAK_CPU_PROF=dir (the measured dashboard's CPU profile, written there when it ends)
  *
  * Each phase starts with SOAK_WARMUP_S of the same mix, not measured (a fresh server loads its code on its
  * first requests; the figures are the steady state's).
@@ -23,12 +24,12 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { existsSync, openSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { createDatabase } from '../sandbox/db';
 import { SEED_VERSION } from '../sandbox/seed-data';
 import { SIZED_SETTINGS, startPostgres, type PostgresServer } from './postgres-server';
-import { exited, runBin } from './run-bin.mjs';
+import { binPath, exited, runBin } from './run-bin.mjs';
 import { rssMb, serverPid, sleep, waitFor } from './server-processes';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -74,11 +75,20 @@ function proxy() {
 /** SOAK_LOG=file: the dashboard's log (its warnings and errors, JSON lines) appended there; else dropped. */
 const dashboardLog = process.env.SOAK_LOG ? openSync(process.env.SOAK_LOG, 'a') : 'ignore';
 
-function start(bin: string, args: string[], env: Record<string, string>, stdout: number | 'ignore' = 'ignore') {
-  const child = runBin(bin, args, {
+function start(
+  bin: string,
+  args: string[],
+  env: Record<string, string>,
+  { stdout = 'ignore', node = [] }: { stdout?: number | 'ignore'; node?: string[] } = {},
+) {
+  const options = {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', stdout, 'inherit'],
-  });
+    stdio: ['ignore', stdout, 'inherit'] as ['ignore', number | 'ignore', 'inherit'],
+  };
+  // Node's own flags (a CPU profile) go before the bin: NODE_OPTIONS refuses --cpu-prof.
+  const child = node.length
+    ? spawn(process.execPath, [...node, binPath(bin), ...args], options)
+    : runBin(bin, args, options);
   children.push(child);
   return child;
 }
@@ -122,7 +132,12 @@ async function dashboard(where: Record<string, string>) {
   // The soak's own pace: the default sync (rescans at the sandbox's 50 requests a second, and polls).
   child.kill('SIGTERM');
   await exited(child);
-  child = start('next', ['start', '-p', String(PORTS.dashboard), '-H', '127.0.0.1'], env, dashboardLog);
+  // SOAK_CPU_PROF=dir: the measured dashboard's CPU profile, written there when it ends (where a long block went).
+  const node = process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.SOAK_CPU_PROF)}`] : [];
+  child = start('next', ['start', '-p', String(PORTS.dashboard), '-H', '127.0.0.1'], env, {
+    stdout: dashboardLog,
+    node,
+  });
   await waitFor(`${base}/api/index/status`, 120_000);
   return { base, child };
 }
@@ -170,6 +185,8 @@ function healthProbe(base: string, until: number): Promise<Sample[]> {
     const { parentPort, workerData: { url, until } } = require('node:worker_threads');
     (async () => {
       const samples = [];
+      // Not measured: a thread's first fetch loads its HTTP client (~150 ms here).
+      await fetch(url).then((res) => res.arrayBuffer()).catch(() => {});
       while (Date.now() < until) {
         const at = Date.now();
         const t = performance.now();
@@ -385,6 +402,12 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
     unexpected,
     /** The 10-second scrapes whose event-loop max passed 100 ms, and when they ended. */
     longBlocks: longBlocks.map((b) => ({ maxMs: b.maxMs, until: when(b.at) })),
+    /** The health probe's three slowest answers, and when. */
+    slowestHealth: samples
+      .filter((s) => s.kind === '/api/health')
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((s) => ({ ms: round(s.ms), at: when(s.at) })),
     /** The fault windows, from the phase's start. */
     faultWindows: faultWindows.map(([from, to]) => `${round((from - start) / 1000)}-${round((to - start) / 1000)} s`),
   };
@@ -444,11 +467,11 @@ async function main() {
     ),
   ];
   for (const r of results) {
-    if (!r.unexpected.length && !r.longBlocks.length) continue;
     lines.push('', `Phase ${r.phase}${r.faultWindows.length ? ` (fault windows ${r.faultWindows.join(', ')})` : ''}:`);
     for (const e of r.unexpected)
       lines.push(`- ${e.kind}: ${e.status || 'no answer'} ${e.why ?? ''}, ${e.from} to ${e.to}`);
     for (const b of r.longBlocks) lines.push(`- event loop blocked ${b.maxMs} ms in the 10 s up to ${b.until}`);
+    lines.push(`- the health probe's slowest: ${r.slowestHealth.map((h) => `${h.ms} ms at ${h.at}`).join(', ')}`);
   }
   writeFileSync('bench/results-soak.md', `${lines.join('\n')}\n`);
   console.log(`\n${lines.join('\n')}`);

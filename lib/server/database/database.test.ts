@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClock } from '@/test/fake-clock';
-import { createDatabase, RECONNECT_MS, REOPEN_MS } from './database';
+import { createDatabase, RECONNECT_FAST_FOR_MS, RECONNECT_FIRST_MS, RECONNECT_MS, REOPEN_MS } from './database';
 
 /**
  * The application's database on a fake clock: how long a fault holds it closed. A server that does not
- * answer is asked again after 1 s, then 2, 4, 8 and 10 s at most; an open resets that; a disk that cannot
- * be written waits a minute.
+ * answer is asked again every second for the first 30 s of the outage, then every 10 s; an open ends the
+ * outage; the statements that failed together hold it once; a disk that cannot be written waits a minute.
  */
 const log = { warn: () => {}, error: () => {} };
 const dirs: string[] = [];
@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 describe('the database held closed after a fault', () => {
-  it('asks a PostgreSQL that refuses again after 1, 2, 4, 8 and then every 10 seconds, and not before', async () => {
+  it('asks a PostgreSQL that refuses again every second for 30 s, then every 10 s, and not in between', async () => {
     const clock = fakeClock();
     // Port 9 (discard): nothing listens, the connection is refused at once.
     const database = createDatabase({
@@ -26,7 +26,7 @@ describe('the database held closed after a fault', () => {
       log,
     });
     const waits: number[] = [];
-    for (let attempt = 0; attempt < 6; attempt++) {
+    for (let attempt = 0; attempt < 33; attempt++) {
       await expect(database.open()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
       const held = database.failure()!;
       waits.push(held.until - clock.now());
@@ -37,11 +37,12 @@ describe('the database held closed after a fault', () => {
       await clock.advance(1);
       expect(database.failure()).toBeNull();
     }
-    expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, RECONNECT_MS, RECONNECT_MS]);
+    const fast = RECONNECT_FAST_FOR_MS / RECONNECT_FIRST_MS;
+    expect(waits).toEqual([...Array<number>(fast).fill(1_000), RECONNECT_MS, RECONNECT_MS, RECONNECT_MS]);
     await database.close();
-  });
+  }, 30_000);
 
-  it('starts again from a second once it has opened, and holds an unwritable store a minute', async () => {
+  it('counts an outage from its first fault until it opens again, and holds an unwritable store a minute', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'database-'));
     dirs.push(dir);
     const clock = fakeClock();
@@ -50,7 +51,17 @@ describe('the database held closed after a fault', () => {
     await database.open();
     expect(await database.fault(lost)).toBe('unreachable');
     expect(database.failure()!.until - clock.now()).toBe(1_000);
-    await clock.advance(1_000);
+    // Another statement of the same moment fails with it: the same hold, not a longer one.
+    await clock.advance(500);
+    await database.fault(lost);
+    expect(database.failure()!.until - clock.now()).toBe(500);
+    // Nothing opened it for 30 s more: a fault then is of the same outage, 30 s old, and waits 10 s.
+    await clock.advance(30_500);
+    expect(database.failure()).toBeNull();
+    await database.fault(lost);
+    expect(database.failure()!.until - clock.now()).toBe(RECONNECT_MS);
+    await clock.advance(RECONNECT_MS);
+    // It opened: the outage is over, and the next one starts again from a second.
     await database.open();
     expect(await database.fault(lost)).toBe('unreachable');
     await expect(database.open()).rejects.toBe(lost);

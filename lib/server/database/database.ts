@@ -20,7 +20,7 @@ import { readStats, type ReadStats } from './sqlite-reads';
  * connects and migrates on first use, and owns what can go wrong with the file or the server:
  *
  *   closed ──open()──▶ open ──fault: damaged──▶ file set aside, closed (the next open starts it again)
- *     ▲   ◀─failed: held 1-10 s (no answer) or 60 s (anything else)───┘ │
+ *     ▲   ◀─failed: held 1 or 10 s (no answer), 60 s (else)─────────┘ │
  *     └──────────────fault: unwritable, unreachable: closed, held as a failure──────┘
  *
  * A failure is remembered with its retry time: until then `open()` throws it again at once and
@@ -32,12 +32,13 @@ export type DatabaseLog = {
 };
 
 /**
- * A database that does not answer (restarting, failing over) is asked again sooner than a full disk: after
- * a second, then twice as long after each failure in a row, at most RECONNECT_MS. A fast restart of
- * PostgreSQL is back in a few seconds: one wait of 10 s from the fault kept search off up to 10 s after the
- * server answered again (the soak's restart phase: searches failing past the fault's window).
+ * A database that does not answer (restarting, failing over) is asked again sooner than a full disk: every
+ * second for the first RECONNECT_FAST_FOR_MS of the outage, then every RECONNECT_MS. A fast restart of
+ * PostgreSQL is back in a few seconds, and an attempt costs a refused connection: one wait of 10 s from the
+ * fault kept search off up to 10 s after the server answered again.
  */
 export const RECONNECT_FIRST_MS = 1_000;
+export const RECONNECT_FAST_FOR_MS = 30_000;
 export const RECONNECT_MS = 10_000;
 export const REOPEN_MS = 60_000;
 
@@ -56,15 +57,20 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
   let opening: Promise<Connection> | null = null;
   let failure: { error: unknown; until: number } | null = null;
   let closed = false;
-  /** Faults and failed opens of an unreachable database since it last opened: each doubles the wait. */
-  let unanswered = 0;
+  /** When the database stopped answering (the first fault or failed open since it last opened), or null. */
+  let unansweredSince: number | null = null;
 
   const hold = (error: unknown) => {
-    const wait =
-      storeFault(error) === 'unreachable'
-        ? Math.min(RECONNECT_MS, RECONNECT_FIRST_MS * 2 ** Math.min(unanswered++, 10))
-        : REOPEN_MS;
-    failure = { error, until: clock.now() + wait };
+    const now = clock.now();
+    // Statements in flight when the server went away fail together: one outage, held once.
+    if (failure && now < failure.until) return;
+    if (storeFault(error) !== 'unreachable') {
+      failure = { error, until: now + REOPEN_MS };
+      return;
+    }
+    unansweredSince ??= now;
+    const wait = now - unansweredSince < RECONNECT_FAST_FOR_MS ? RECONNECT_FIRST_MS : RECONNECT_MS;
+    failure = { error, until: now + wait };
   };
 
   /** Closes the connection (not awaited by callers that must not wait on a pool whose server went away). */
@@ -105,7 +111,7 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
           setAside ||= opened.setAside;
           inode = path ? statSync(path).ino : 0;
           failure = null;
-          unanswered = 0;
+          unansweredSince = null;
           if (opened.setAside)
             log.warn({ database: where }, 'database: a file this version cannot migrate was set aside');
           return connection;
