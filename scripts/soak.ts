@@ -216,6 +216,7 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
   const lag = { p99: 0, max: 0 };
   /** Each 10-second scrape whose event-loop max passed 100 ms: when (epoch ms, the scrape's end) and how long. */
   const longBlocks: { at: number; maxMs: number }[] = [];
+  let restartMs: number | null = null;
   /** The SQLite reads thread's figures (absent on PostgreSQL): reads started and seconds waited, at the phase's start and last scrape; the longest queue seen. */
   const queue = { reads: [NaN, NaN], waited: [NaN, NaN], longest: 0 };
   const rss = { start: 0, peak: 0, end: 0 };
@@ -347,6 +348,7 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
       const from = Date.now();
       console.log('  restarting PostgreSQL (fast)…');
       await pgServer.restart();
+      restartMs = Date.now() - from;
       faultWindows.push([from, Date.now() + 15_000]);
     }
   })();
@@ -408,6 +410,13 @@ async function phase(name: Phase, base: string, pid: number, pgServer: PostgresS
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 3)
       .map((s) => ({ ms: round(s.ms), at: when(s.at) })),
+    /** When the last of the fault's own errors ended: how soon after the fault everything answered again. */
+    lastFaultError: (() => {
+      const ends = samples.filter((s) => failed(s) && inFault(s)).map((s) => s.end);
+      return ends.length ? when(Math.max(...ends)) : null;
+    })(),
+    /** How long the injected restart itself took (PostgreSQL down to up again), in seconds. */
+    restartS: restartMs === null ? null : round(restartMs / 1000),
     /** The fault windows, from the phase's start. */
     faultWindows: faultWindows.map(([from, to]) => `${round((from - start) / 1000)}-${round((to - start) / 1000)} s`),
   };
@@ -471,6 +480,8 @@ async function main() {
     for (const e of r.unexpected)
       lines.push(`- ${e.kind}: ${e.status || 'no answer'} ${e.why ?? ''}, ${e.from} to ${e.to}`);
     for (const b of r.longBlocks) lines.push(`- event loop blocked ${b.maxMs} ms in the 10 s up to ${b.until}`);
+    if (r.restartS !== null) lines.push(`- PostgreSQL's restart took ${r.restartS} s`);
+    if (r.lastFaultError) lines.push(`- the fault's last error ended at ${r.lastFaultError}`);
     lines.push(`- the health probe's slowest: ${r.slowestHealth.map((h) => `${h.ms} ms at ${h.at}`).join(', ')}`);
   }
   writeFileSync('bench/results-soak.md', `${lines.join('\n')}\n`);

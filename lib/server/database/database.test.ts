@@ -10,7 +10,8 @@ import { createDatabase, RECONNECT_FAST_FOR_MS, RECONNECT_FIRST_MS, RECONNECT_MS
  * answer is asked again every second for the first 30 s of the outage, then every 10 s; an open ends the
  * outage; the statements that failed together hold it once; a disk that cannot be written waits a minute.
  */
-const log = { warn: () => {}, error: () => {} };
+const logged: string[] = [];
+const log = { warn: () => {}, error: (_: object, msg: string) => void logged.push(msg) };
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -51,10 +52,11 @@ describe('the database held closed after a fault', () => {
     await database.open();
     expect(await database.fault(lost)).toBe('unreachable');
     expect(database.failure()!.until - clock.now()).toBe(1_000);
-    // Another statement of the same moment fails with it: the same hold, not a longer one.
+    // Another statement of the same moment fails with it: the same hold, not a longer one, said once.
     await clock.advance(500);
     await database.fault(lost);
     expect(database.failure()!.until - clock.now()).toBe(500);
+    expect(logged.filter((msg) => msg.startsWith('database: fault'))).toHaveLength(1);
     // Nothing opened it for 30 s more: a fault then is of the same outage, 30 s old, and waits 10 s.
     await clock.advance(30_500);
     expect(database.failure()).toBeNull();

@@ -60,17 +60,19 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
   /** When the database stopped answering (the first fault or failed open since it last opened), or null. */
   let unansweredSince: number | null = null;
 
-  const hold = (error: unknown) => {
+  /** Holds the database closed after `error`; false when it already is (nothing new to say). */
+  const hold = (error: unknown): boolean => {
     const now = clock.now();
-    // Statements in flight when the server went away fail together: one outage, held once.
-    if (failure && now < failure.until) return;
+    // Statements in flight when the server went away fail together: one outage, held (and logged) once.
+    if (failure && now < failure.until) return false;
     if (storeFault(error) !== 'unreachable') {
       failure = { error, until: now + REOPEN_MS };
-      return;
+      return true;
     }
     unansweredSince ??= now;
     const wait = now - unansweredSince < RECONNECT_FAST_FOR_MS ? RECONNECT_FIRST_MS : RECONNECT_MS;
     failure = { error, until: now + wait };
+    return true;
   };
 
   /** Closes the connection (not awaited by callers that must not wait on a pool whose server went away). */
@@ -170,8 +172,8 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
       if (fault === 'damaged') {
         await database.reopen(`the database file is damaged (${codeOf(error)})`, true);
       } else if (fault === 'unwritable' || fault === 'unreachable') {
-        log.error({ code: codeOf(error), database: where }, 'database: fault; closed until it is fixed');
-        hold(error);
+        if (hold(error))
+          log.error({ code: codeOf(error), database: where }, 'database: fault; closed until it is fixed');
         // Not awaited: a pool whose server stopped answering may take long to end its clients.
         void drop();
       }
