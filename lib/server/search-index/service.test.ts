@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defaults, filterSchema } from '@/lib/api/list-state';
+import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
 import { startSandbox, type TestSandbox } from '@/test/sandbox';
+import { storeFault } from '../database/connect';
 
 /**
  * The service against a real sandbox: it syncs to ready, and a fault of its
@@ -192,4 +195,62 @@ describe('the index service on a PostgreSQL that does not answer', () => {
       rmSync(pgDir, { recursive: true, force: true });
     }
   });
+});
+
+describe('the index service on a PostgreSQL restarted under it', () => {
+  // A real server: CI installs PostgreSQL (.ci/run); a machine without it skips this test, as the replicas' e2e.
+  it.skipIf(!postgresBinaries() && !process.env.CI)(
+    'closes on the statements the restart cut off, and searches its rows again once the server is back',
+    async () => {
+      const server = await startPostgres({ port: 5642 });
+      const pgDir = mkdtempSync(join(tmpdir(), 'index-pg-restart-'));
+      try {
+        await withOtherService({ DATABASE_URL: server.url, INDEX_PATH: join(pgDir, 'index') }, async (replica) => {
+          replica.start();
+          await expect.poll(async () => (await replica.status()).state, { timeout: 30_000 }).toBe('ready');
+          const [id, contact] = Object.entries(sandbox.demo.contacts)[0]!;
+          // As a route does: a search, and a store error met on the way handed to the index.
+          const search = async () => {
+            try {
+              return (await (await replica.queries()).search(contact.email, defaults(filterSchema), 1, 10)).data.map(
+                (hit) => hit.id,
+              );
+            } catch (error) {
+              if (storeFault(error)) await replica.storeFault(error);
+              return (error as { code?: string }).code ?? String(error);
+            }
+          };
+          expect(await search()).toEqual([id]);
+          // People keep searching while the server restarts (fast: its clients cut off).
+          let restarting = true;
+          const answers: unknown[] = [];
+          const searching = (async () => {
+            while (restarting) {
+              answers.push(await search());
+              await new Promise((resolve) => setTimeout(resolve, 10));
+            }
+          })();
+          await server.restart();
+          restarting = false;
+          await searching;
+          const failures = answers.filter((a) => !Array.isArray(a));
+          // What the restart cut off is the database's (a connection ended, refused or starting up), and the
+          // index said so as `index_unavailable` while it was closed; nothing else failed.
+          expect(failures.length).toBeGreaterThan(0);
+          for (const failure of failures)
+            expect(failure).toMatch(/^(57P01|57P03|ECONNREFUSED|ECONNRESET|index_unavailable)$|Connection terminated/);
+          expect(answers.filter(Array.isArray).every((ids) => (ids as string[])[0] === id)).toBe(true);
+          // Back by itself, with its rows, and syncing again.
+          await expect.poll(search, { timeout: 20_000, interval: 250 }).toEqual([id]);
+          await expect.poll(async () => (await replica.status()).state, { timeout: 20_000 }).toBe('ready');
+          await expect.poll(() => replica.whereAndWho().syncing, { timeout: 20_000 }).toBe(true);
+          await replica.stop();
+        });
+      } finally {
+        await server.stop();
+        rmSync(pgDir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });
