@@ -27,7 +27,10 @@ export async function firstLoadJs(
   await page.goto(url, { waitUntil: 'networkidle' });
   page.off('response', onResponse);
   const scripts = await Promise.all(
-    [...bodies].map(async ([src, body]) => ({ src, bytes: (await body).length, gzip: gzipSync(await body).length })),
+    [...bodies].map(async ([src, read]) => {
+      const body = await read;
+      return { src, body, bytes: body.length, gzip: gzipSync(body).length };
+    }),
   );
   await context.close();
   return {
