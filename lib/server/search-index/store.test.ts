@@ -62,6 +62,7 @@ const RECORDS = [
 describe.each(storeKinds())('on $name', (kind) => {
   // What only a file has (a full disk, a file set aside, a synchronous goodbye) is not asked of PostgreSQL.
   const onSqlite = kind.dialect === 'sqlite' ? it : () => {};
+  const onPostgres = kind.dialect === 'postgres' ? it : () => {};
   beforeAll(() => kind.setup());
   afterAll(() => kind.teardown());
   beforeEach(async () => {
@@ -780,6 +781,30 @@ describe.each(storeKinds())('on $name', (kind) => {
       // Seen again: back.
       await store.upsert([RECORDS[1]!], '2026-11-22T00:00:00.000Z');
       expect(await store.indexedCount()).toBe(2);
+    });
+
+    onPostgres('marks what a scan sees on each row’s own page: no new entry in any index of the table', async () => {
+      // Rows written side by side, as a scan writes an upstream page's, then seen again by the next scan
+      // (unchanged: only `seen_at` is written). Each mark must stay on its row's page (PostgreSQL's "HOT"
+      // update, migration 0021): a packed page moved every one and gave each of the table's ten indexes,
+      // the trigram index among them, a new entry (all 200 here).
+      const many = Array.from({ length: 200 }, (_, i) => named(`pay_m${i}`, 'Ada', `Obi${i}`, 1 + (i % 28)));
+      await store.upsert(many, '2026-11-20T00:00:00.000Z');
+      const updates = async () => {
+        await sql`select pg_stat_force_next_flush()`.execute(store.db);
+        const { rows } = await sql<{ all: string; hot: string }>`select n_tup_upd as all, n_tup_hot_upd as hot
+          from pg_stat_user_tables where relname = 'collections'`.execute(store.db);
+        return { all: Number(rows[0]!.all), hot: Number(rows[0]!.hot) };
+      };
+      const before = await updates();
+      await store.saveState({ scan_started_at: '2026-11-21T00:00:00.000Z' });
+      await store.upsert(many, '2026-11-21T00:00:00.000Z');
+      const after = await updates();
+      expect(after.all - before.all).toBe(200);
+      expect(after.hot - before.hot).toBe(200);
+      // Marked all the same: the scan's end keeps them and hides the four it did not see.
+      expect(await store.removeUnseen('2026-11-21T00:00:00.000Z')).toBe(4);
+      expect(await store.indexedCount()).toBe(200);
     });
 
     it('keeps a collection the list does not return, opened by its id: searchable, counted apart, never hidden by a scan', async () => {

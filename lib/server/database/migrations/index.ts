@@ -20,6 +20,7 @@ import * as m0017 from './0017-history';
 import * as m0018 from './0018-status-changes';
 import * as m0019 from './0019-drift-acknowledged';
 import * as m0020 from './0020-staged-tokens';
+import * as m0021 from './0021-room-to-mark-seen';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-status-changes': m0018,
   '0019-drift-acknowledged': m0019,
   '0020-staged-tokens': m0020,
+  '0021-room-to-mark-seen': m0021,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
