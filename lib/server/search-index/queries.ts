@@ -85,6 +85,11 @@ export type SearchPlan = {
   fragmentIds?: string[];
   /** How many rows the exact kinds match, below `forgiveBelow` (`planOf` counts them; else unknown). */
   exactCount?: number;
+  /**
+   * A single word's forms but the word itself (`name` tokens), each one's rows counted up to `largeForm`:
+   * read with the vocabulary (`withWordForms`) for `largestForm`; absent for more words or too many forms.
+   */
+  formSizes?: Map<string, number>;
 };
 
 /** A result's rank (contract 7a): exact kinds, then a name's start, then a name that sounds alike. */
@@ -898,6 +903,23 @@ export function createQueries(
     // The account's phone countries only for a query that reads as a phone number (a name, an e-mail or a
     // reference does not need them): one statement fewer for most searches.
     const plan = searchPlan(q, readsAsPhone(q) ? await readPhoneCountries(db, account) : []);
+    // The name words' forgiving forms (a few rows of the vocabulary) and a reference fragment's few rows
+    // depend on the words and the fragment alone: on PostgreSQL asked beside the first statement below, on
+    // connections of their own (each stage a search waits for is a round trip: ~1.5 ms here, more to a
+    // server across a network). The forms are read even when the count then drops them; the fragment's
+    // rows (its trigram index read in 2-10 ms at 1,000,000) are unused then. SQLite's reads share one
+    // thread: the fragment waits there until the count keeps it.
+    const fragmentRows = () =>
+      fragmentArm(plan.fragment!)
+        .clearSelect()
+        .select('fr.id')
+        .limit(fragmentInlineAtMost + 1)
+        .execute();
+    const early = plan.fragment !== null && dialect === 'postgres' ? fragmentRows() : null;
+    const forms = withWordForms(plan);
+    // Never an unhandled rejection when another statement's failure comes first.
+    early?.catch(() => {});
+    forms.catch(() => {});
     // What the plan's arms hold, asked in one statement (each was a round trip of its own: ~1 ms apiece on
     // PostgreSQL): whether the reference's range holds a row, whether the e-mail as typed is indexed (then
     // its words, which find other people's addresses too, are not searched), and whether the words are of
@@ -929,22 +951,8 @@ export function createQueries(
     plan.referenceNone = !holds('reference');
     if (holds('email')) plan.emailWords = [];
     if (plan.names.length && plan.emailWords.length) plan.emailArm = holds('own');
-    // The exact matches' count (up to the threshold: a common name or reference stops reading at it) and the
-    // name words' forgiving forms, side by side: the forms are a few rows of the vocabulary, read even when
-    // the count then drops them.
-    // A reference fragment's few rows (read once here when few: a reference's tail, its trigram index read in
-    // 15-20 ms on PostgreSQL at 1,000,000 rows, once instead of once for the ranks' sizes and once for the
-    // page). On PostgreSQL beside the count, on a connection of its own (a round trip fewer, its rows unused
-    // when the count drops the forgiving kinds); on SQLite's one reads thread only when the count keeps them.
-    const fragmentRows = () =>
-      fragmentArm(plan.fragment!)
-        .clearSelect()
-        .select('fr.id')
-        .limit(fragmentInlineAtMost + 1)
-        .execute();
-    const early = plan.fragment !== null && dialect === 'postgres' ? fragmentRows() : null;
-    // Never an unhandled rejection when the count's failure comes first.
-    early?.catch(() => {});
+    // The exact matches' count, up to the threshold: a common name or reference stops reading at it, and
+    // then the forgiving kinds are dropped.
     const [exact, formed] = await Promise.all([
       isRanked(plan)
         ? db
@@ -952,14 +960,19 @@ export function createQueries(
             .select(sql<number | string>`count(*)`.as('n'))
             .executeTakeFirstOrThrow()
         : null,
-      withWordForms(plan),
+      forms,
     ]);
     if (exact && Number(exact.n) >= forgiveBelow) return { ...plan, nameWords: [], fragment: null };
     if (plan.fragment !== null) {
       const few = await (early ?? fragmentRows());
       if (few.length <= fragmentInlineAtMost) plan.fragmentIds = few.map((r) => r.id);
     }
-    return { ...plan, nameWords: formed.nameWords, exactCount: exact ? Number(exact.n) : undefined };
+    return {
+      ...plan,
+      nameWords: formed.nameWords,
+      formSizes: formed.formSizes,
+      exactCount: exact ? Number(exact.n) : undefined,
+    };
   }
 
   /**
@@ -972,19 +985,34 @@ export function createQueries(
       ...sounds.map((code) => ({ kind: 'namesound' as const, token: keys.token('namesound', code) })),
     ]);
     if (!wanted.length) return plan;
-    const rows = await db
+    // A single word's forms are counted here too, each up to `largeForm` (what `largestForm` asks), when
+    // they are few: a round trip fewer for a name's start ('Oka').
+    const counting = plan.nameWords.length === 1 && Number.isFinite(largeForm);
+    const itself = keys.token('name', plan.nameWords[0]!.word);
+    const rows: { kind: string; token: string; word: string; n?: number | string | null }[] = await db
       .selectFrom('name_words')
       .select(['kind', 'token', 'word'])
+      .$if(counting, (qb) =>
+        qb.select(
+          sql<number | string | null>`case when count(*) over () > ${LARGE_FORM_CANDIDATES}
+            or name_words.word = ${itself} then null else (select count(*) from (select 1 from contact_tokens as f
+            where f.account = ${account} and f.kind = 'name' and f.token = name_words.word limit ${largeForm}) as c)
+            end`.as('n'),
+        ),
+      )
       .where('account', '=', account)
       .where((eb) => eb.or(wanted.map((w) => eb.and([eb('kind', '=', w.kind), eb('token', '=', w.token)]))))
       .limit(WORD_FORMS_LIMIT)
       .execute();
+    const formSizes = counting ? new Map<string, number>() : undefined;
+    for (const r of rows) if (r.n != null) formSizes?.set(r.word, Number(r.n));
     const words = (kind: TokenKind, tokens: string[]) => {
       const set = new Set(tokens);
       return [...new Set(rows.filter((r) => r.kind === kind && set.has(r.token)).map((r) => r.word))];
     };
     return {
       ...plan,
+      formSizes,
       nameWords: plan.nameWords.map((w) => ({
         ...w,
         prefixWords: w.prefix ? words('nameprefix', [keys.token('nameprefix', w.prefix)]) : [],
@@ -1283,7 +1311,7 @@ export function createQueries(
    * grouped, ~6 ms so.
    */
   async function rankSizes(plan: SearchPlan): Promise<number[]> {
-    const big = await largestForm(plan);
+    const big = largestForm(plan);
     if (!big) {
       const sizes = await withHits(plan)
         .selectFrom('hits')
@@ -1338,21 +1366,17 @@ export function createQueries(
 
   /**
    * The one form of a single-word search that holds at least `largeForm` rows when every other holds fewer
-   * (each counted up to that, in one statement): null otherwise, and for more words or too many forms.
+   * (each counted up to that with the vocabulary): null otherwise, and for more words or too many forms.
    */
-  async function largestForm(plan: SearchPlan): Promise<{ token: string; rank: number; others: number } | null> {
+  function largestForm(plan: SearchPlan): { token: string; rank: number; others: number } | null {
     if (plan.nameWords.length !== 1 || !Number.isFinite(largeForm)) return null;
     const forms = [...formsOf(plan.nameWords[0]!)].filter(([, rank]) => rank > RANK.exact);
     if (!forms.length || forms.length > LARGE_FORM_CANDIDATES) return null;
-    const counted = sql.join(
-      forms.map(
-        ([token], i) =>
-          sql`(select count(*) from (select 1 from contact_tokens where account = ${account} and kind = 'name'
-            and token = ${token} limit ${largeForm}) as f) as ${sql.ref(`f${i}`)}`,
-      ),
-    );
-    const { rows } = await sql<Record<string, number | string>>`select ${counted}`.execute(db);
-    const sizes = forms.map((_, i) => Number(rows[0]![`f${i}`]));
+    // Counted with the vocabulary (`withWordForms`): not when its rows were too many (the forms were then
+    // too many, or nearly: a word under both kinds is a row of each), and all are grouped.
+    const known = plan.formSizes;
+    if (!forms.every(([token]) => known?.has(token))) return null;
+    const sizes = forms.map(([token]) => known!.get(token)!);
     const large = forms.filter((_, i) => sizes[i]! >= largeForm);
     if (large.length !== 1) return null;
     const [token, rank] = large[0]!;
