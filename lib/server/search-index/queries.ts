@@ -87,7 +87,8 @@ export type SearchPlan = {
   exactCount?: number;
   /**
    * A single word's forms but the word itself (`name` tokens), each one's rows counted up to `largeForm`:
-   * read with the vocabulary (`withWordForms`) for `largestForm`; absent for more words or too many forms.
+   * read with the vocabulary (`withWordForms`) for `largestForm`; absent for more words, empty when its forms
+   * were too many or the word itself is a common name.
    */
   formSizes?: Map<string, number>;
 };
@@ -905,7 +906,8 @@ export function createQueries(
     const plan = searchPlan(q, readsAsPhone(q) ? await readPhoneCountries(db, account) : []);
     // The name words' forgiving forms (a few rows of the vocabulary) depend on the words alone: asked beside
     // the first statement below, on a connection of its own on PostgreSQL (each stage a search waits for is a
-    // round trip: ~1.5 ms here, more to a server across a network). Read even when the count then drops them.
+    // round trip: ~1.5 ms here, more to a server across a network). Read even when the count (or the
+    // reference's range) then drops them.
     const forms = withWordForms(plan);
     // Never an unhandled rejection when another statement's failure comes first.
     forms.catch(() => {});
@@ -931,7 +933,7 @@ export function createQueries(
         : null;
     const held = (await db
       .selectNoFrom((eb) => [
-        // The reference's range counted up to `forgiveBelow` (as cheap as asking whether it holds a row).
+        // The reference's range counted up to `forgiveBelow` (a few hundred keys of its index at most).
         eb
           .selectFrom(referenceIds(plan).limit(forgiveBelow).as('r'))
           .select(sql<number | string>`count(*)`.as('n'))
@@ -995,7 +997,8 @@ export function createQueries(
     ]);
     if (!wanted.length) return plan;
     // A single word's forms are counted here too, each up to `largeForm` (what `largestForm` asks), when
-    // they are few: a round trip fewer for a name's start ('Oka').
+    // they are few: a round trip fewer for a name's start ('Oka'). Not when the word itself is a name of at
+    // least `forgiveBelow` rows (counted once, up to that): the exact count then drops the forms ('José').
     const counting = plan.nameWords.length === 1 && Number.isFinite(largeForm);
     const itself = keys.token('name', plan.nameWords[0]!.word);
     const rows: { kind: string; token: string; word: string; n?: number | string | null }[] = await db
@@ -1004,7 +1007,10 @@ export function createQueries(
       .$if(counting, (qb) =>
         qb.select(
           sql<number | string | null>`case when count(*) over () > ${LARGE_FORM_CANDIDATES}
-            or name_words.word = ${itself} then null else (select count(*) from (select 1 from contact_tokens as f
+            or name_words.word = ${itself}
+            or (select count(*) from (select 1 from contact_tokens as e where e.account = ${account}
+              and e.kind = 'name' and e.token = ${itself} limit ${forgiveBelow}) as x) >= ${forgiveBelow}
+            then null else (select count(*) from (select 1 from contact_tokens as f
             where f.account = ${account} and f.kind = 'name' and f.token = name_words.word limit ${largeForm}) as c)
             end`.as('n'),
         ),
