@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
 import {
   connect,
+  type AppDb,
   describeTarget,
   isStatementTimeout,
   openReads,
@@ -12,16 +13,27 @@ import {
   storeFault,
 } from './connect';
 
+/** A real PostgreSQL server on `port`, with the application's connection and its reads' pool open on it. */
+async function onPostgres(port: number, test: (writes: AppDb, reads: AppDb) => Promise<void>) {
+  const server = await startPostgres({ port });
+  const target = { kind: 'postgres', url: server.url, poolMax: 2, ssl: false } as const;
+  const connection = connect(target);
+  const reads = openReads(target);
+  try {
+    await test(connection.db, reads);
+  } finally {
+    await connection.db.destroy();
+    await reads.destroy();
+    await server.stop();
+  }
+}
+
 describe('the database connection', () => {
-  // A real server: CI installs PostgreSQL (.ci/run); a machine without it skips this test, as the replicas' e2e.
+  // A real server: CI installs PostgreSQL (.ci/run); a machine without it skips these tests, as the replicas' e2e.
   it.skipIf(!postgresBinaries() && !process.env.CI)(
     "cuts a read off at its bound on PostgreSQL (the reads' pool, 57014), never the sync's writes",
-    async () => {
-      const server = await startPostgres({ port: 5641 });
-      const target = { kind: 'postgres', url: server.url, poolMax: 2, ssl: false } as const;
-      const connection = connect(target);
-      const reads = openReads(target);
-      try {
+    () =>
+      onPostgres(5641, async (writes, reads) => {
         const sleep = (ms: number) => sql`select pg_sleep(${ms / 1000})`;
         const cut = await sleep(READ_STATEMENT_TIMEOUT_MS + 1_000)
           .execute(reads)
@@ -32,14 +44,30 @@ describe('the database connection', () => {
         expect(isStatementTimeout(cut)).toBe(true);
         // The pool answers again at once, and a write's connection has no such bound.
         await expect(sql`select 1 as one`.execute(reads)).resolves.toMatchObject({ rows: [{ one: 1 }] });
-        await expect(sleep(READ_STATEMENT_TIMEOUT_MS + 500).execute(connection.db)).resolves.toBeDefined();
+        await expect(sleep(READ_STATEMENT_TIMEOUT_MS + 500).execute(writes)).resolves.toBeDefined();
         expect(isStatementTimeout({ code: '55P03' })).toBe(false);
-      } finally {
-        await connection.db.destroy();
-        await reads.destroy();
-        await server.stop();
-      }
-    },
+      }),
+    60_000,
+  );
+
+  it.skipIf(!postgresBinaries() && !process.env.CI)(
+    "plans the reads' statements without parallel workers on PostgreSQL, where the sync's connection may use them",
+    () =>
+      onPostgres(5643, async (writes, reads) => {
+        // A table large enough (~20 MB) for the planner to spread a scan of it over workers.
+        await sql`create table wide as select g as id, md5(g::text) as word from generate_series(1, 300000) as g`.execute(
+          writes,
+        );
+        await sql`analyze wide`.execute(writes);
+        const plan = async (db: AppDb) =>
+          (
+            await sql<{ 'QUERY PLAN': string }>`explain select count(*) from wide where word like '%ab%'`.execute(db)
+          ).rows
+            .map((r) => r['QUERY PLAN'])
+            .join('\n');
+        expect(await plan(writes)).toMatch(/Gather/);
+        expect(await plan(reads)).not.toMatch(/Gather|Parallel/);
+      }),
     60_000,
   );
 

@@ -153,13 +153,18 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Co
  * event loop); PostgreSQL, a pool of its own whose statements are cut off after READ_STATEMENT_TIMEOUT_MS.
  * A read past its bound fails (`isStatementTimeout`): the caller answers `index_busy`. Closed with
  * `Kysely.destroy()` by whoever opened it (database.ts).
+ *
+ * Its statements plan no parallel workers: a read of tens of milliseconds waits longer for workers to start
+ * and merge than it saves, and each takes a core from the other users' reads. At 1,000,000 collections on 2
+ * cores, the page of `INV-2026-1` (its 55,022 references' newest 50, sorted from their index) took 71-186 ms
+ * with 2 workers and 14-16 ms without.
  */
 export function openReads(target: DatabaseTarget): AppDb {
   if (target.kind === 'sqlite') return sqliteReads(target.path, { timeoutMs: READ_STATEMENT_TIMEOUT_MS });
   const config = postgresConfig(target);
   return pool({
     ...config,
-    options: `${config.options} -c statement_timeout=${READ_STATEMENT_TIMEOUT_MS}`,
+    options: `${config.options} -c statement_timeout=${READ_STATEMENT_TIMEOUT_MS} -c max_parallel_workers_per_gather=0`,
     application_name: 'collections-console reads',
   });
 }

@@ -948,7 +948,9 @@ export function createQueries(
     if (holds('email')) plan.emailWords = [];
     if (plan.names.length && plan.emailWords.length) plan.emailArm = holds('own');
     // The reference alone reaches the threshold: the exact matches are that many, and the forgiving kinds go.
-    if (inReference >= forgiveBelow) return { ...plan, nameWords: [], fragment: null };
+    // (Exact matches only: the forgiving kinds go when the exact ones reach the threshold.)
+    const exactOnly = (): SearchPlan => ({ ...plan, nameWords: [], fragment: null });
+    if (inReference >= forgiveBelow) return exactOnly();
     // A reference fragment's few rows (read once here when few, instead of once for the ranks' sizes and once
     // for the page). On PostgreSQL beside the count, on a connection of its own (not before the statement
     // above: for a text that starts many references the fragment is dropped, and its trigram index read,
@@ -973,7 +975,7 @@ export function createQueries(
         : null,
       forms,
     ]);
-    if (exact && Number(exact.n) >= forgiveBelow) return { ...plan, nameWords: [], fragment: null };
+    if (exact && Number(exact.n) >= forgiveBelow) return exactOnly();
     if (plan.fragment !== null) {
       const few = await (early ?? fragmentRows());
       if (few.length <= fragmentInlineAtMost) plan.fragmentIds = few.map((r) => r.id);
@@ -985,6 +987,11 @@ export function createQueries(
       exactCount: exact ? Number(exact.n) : undefined,
     };
   }
+
+  /** How many rows hold a name word's token, counted up to `cap` (a few keys of the tokens' index at most). */
+  const namesUpTo = (token: RawBuilder<unknown>, cap: number) =>
+    sql<number>`(select count(*) from (select 1 from contact_tokens as t where t.account = ${account}
+      and t.kind = 'name' and t.token = ${token} limit ${cap}) as capped)`;
 
   /**
    * The plan with each name word's forgiving forms read from the account's vocabulary: the words it starts
@@ -1008,11 +1015,8 @@ export function createQueries(
         qb.select(
           sql<number | string | null>`case when count(*) over () > ${LARGE_FORM_CANDIDATES}
             or name_words.word = ${itself}
-            or (select count(*) from (select 1 from contact_tokens as e where e.account = ${account}
-              and e.kind = 'name' and e.token = ${itself} limit ${forgiveBelow}) as x) >= ${forgiveBelow}
-            then null else (select count(*) from (select 1 from contact_tokens as f
-            where f.account = ${account} and f.kind = 'name' and f.token = name_words.word limit ${largeForm}) as c)
-            end`.as('n'),
+            or ${namesUpTo(sql`${itself}`, forgiveBelow)} >= ${forgiveBelow}
+            then null else ${namesUpTo(sql.ref('name_words.word'), largeForm)} end`.as('n'),
         ),
       )
       .where('account', '=', account)
