@@ -199,7 +199,7 @@ export async function benchIndex(options: {
   // 2b. The adversarial searches, each while a probe asks /api/health every 20 ms: what one user's search
   // costs every other user of the replica. A common first name alone (page 1 and 50), a 3-character
   // fragment most references hold, a reference prefix whose matches are the oldest records (the far end
-  // of the default order: INV-2026-1…, 111,111 of them at 1,000,000).
+  // of the default order: INV-2026-1…, 55,022 of them at 1,000,000).
   const adversarial: [string, URLSearchParams][] = [
     ['a common first name, page 1', new URLSearchParams({ q: c.firstName })],
     ['a common first name, page 50', new URLSearchParams({ q: c.firstName, page: '50' })],

@@ -156,7 +156,7 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Co
  *
  * Its statements plan no parallel workers: a read of tens of milliseconds waits longer for workers to start
  * and merge than it saves, and each takes a core from the other users' reads. At 1,000,000 collections on 2
- * cores, the page of `INV-2026-1` (its 55,022 references' newest 50, sorted from their index) took 71-186 ms
+ * cores, the page of `INV-2026-1` (its 55,022 references' newest rows, sorted from their index) took 71-186 ms
  * with 2 workers and 14-16 ms without.
  */
 export function openReads(target: DatabaseTarget): AppDb {

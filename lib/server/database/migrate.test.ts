@@ -8,19 +8,24 @@ describe('the index database on PostgreSQL', () => {
   // A real server (autovacuum is the server's own): CI installs PostgreSQL (.ci/run); a machine without it skips.
   it.skipIf(!postgresBinaries() && !process.env.CI)(
     'vacuums the collections a scan has marked after 1 % of them, so their indexes are read alone again',
-    async () => {
+    async (context) => {
       // Autovacuum looks at the database every second here (every minute by default).
       const server = await startPostgres({ port: 5644, settings: { autovacuum_naptime: '1s' } });
       // One connection: the marks' statistics are flushed from the session that made them.
       const db = await migratedDb({ kind: 'postgres', url: server.url, poolMax: 1, ssl: false });
       try {
+        // `pg_stat_force_next_flush()` is PostgreSQL 15's; an older server on the path cannot say in time.
+        const { rows: version } = await sql<{
+          n: number | string;
+        }>`select current_setting('server_version_num')::int as n`.execute(db);
+        if (Number(version[0]!.n) < 150_000) context.skip();
         await sql`insert into collections (account, id, reference_key, status, amount_value, currency, created_at,
             updated_at, completed_at, seen_at)
           select 1, 'pay_' || lpad(g::text, 5, '0'), 'inv-' || g, 'pending', g, 'NGN', '2026-11-20T00:00:00.000Z',
             '2026-11-20T00:00:00.000Z', null, '2026-11-20T00:00:00.000Z'
           from generate_series(1, 20000) as g`.execute(db);
         const vacuums = async () => {
-          const { rows } = await sql<{ n: string }>`select autovacuum_count as n from pg_stat_user_tables
+          const { rows } = await sql<{ n: number | string }>`select autovacuum_count as n from pg_stat_user_tables
             where relname = 'collections'`.execute(db);
           return Number(rows[0]!.n);
         };

@@ -947,8 +947,8 @@ export function createQueries(
     plan.referenceNone = inReference === 0;
     if (holds('email')) plan.emailWords = [];
     if (plan.names.length && plan.emailWords.length) plan.emailArm = holds('own');
-    // The reference alone reaches the threshold: the exact matches are that many, and the forgiving kinds go.
-    // (Exact matches only: the forgiving kinds go when the exact ones reach the threshold.)
+    // The plan of exact matches only: the forgiving kinds go when the exact ones reach the threshold, as when
+    // the reference alone does.
     const exactOnly = (): SearchPlan => ({ ...plan, nameWords: [], fragment: null });
     if (inReference >= forgiveBelow) return exactOnly();
     // A reference fragment's few rows (read once here when few, instead of once for the ranks' sizes and once
@@ -1015,7 +1015,7 @@ export function createQueries(
         qb.select(
           sql<number | string | null>`case when count(*) over () > ${LARGE_FORM_CANDIDATES}
             or name_words.word = ${itself}
-            or ${namesUpTo(sql`${itself}`, forgiveBelow)} >= ${forgiveBelow}
+            or ${namesUpTo(sql.val(itself), forgiveBelow)} >= ${forgiveBelow}
             then null else ${namesUpTo(sql.ref('name_words.word'), largeForm)} end`.as('n'),
         ),
       )
