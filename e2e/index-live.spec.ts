@@ -163,6 +163,9 @@ test('a record read live is written through at once, before any poll', async ({ 
 });
 
 test('Watch on an on-hold collection lists the change as its History shows it', async ({ request, page }) => {
+  // A dashboard of its own to start and index, then up to one of the watch's 10-second reads: 23-31 s in CI
+  // runs, past the default 30 s twice (each time passed on its retry).
+  test.slow();
   const base = `http://127.0.0.1:${E2E.port + 28}`;
   // No poll during the test: the watch's own live read is what sees the change, and writes it through.
   dashboard(E2E.port + 28, { INDEX_PATH: join(dir, 'watch.sqlite'), INDEX_POLL_S: '3600' });
