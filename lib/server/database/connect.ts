@@ -67,10 +67,11 @@ const asNumber = (value: string) => Number(value);
  */
 export const WRITER_CACHE_SIZE = -32_768;
 const WRITER_PRAGMAS = [
+  // First: turning a new file to WAL takes its lock, which another process opening it may hold a moment.
+  'busy_timeout = 5000',
   'journal_mode = WAL',
   'synchronous = OFF',
   `wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`,
-  'busy_timeout = 5000',
   `cache_size = ${WRITER_CACHE_SIZE}`,
 ];
 

@@ -1,8 +1,87 @@
+import Database from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
-import { migratedDb } from './migrate';
+import { migratedDb, openMigrated } from './migrate';
 import * as m0022 from './migrations/0022-visible-pages-kept';
+
+describe('one SQLite file opened by two processes at once', () => {
+  // Each open has a writer's thread of its own (as the application's database), with its own connection:
+  // to SQLite, two processes.
+  const target = (dir: string) => ({ kind: 'sqlite' as const, path: join(dir, 'index.sqlite') });
+  const open = (dir: string) => openMigrated(target(dir), Date.now, { writerThread: true });
+
+  it('is migrated by one of them, and neither sets it aside under the other', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrate-two-'));
+    try {
+      const opened = await Promise.all([open(dir), open(dir)]);
+      try {
+        expect(opened.map((o) => o.setAside)).toEqual([false, false]);
+        expect(readdirSync(dir).filter((name) => name.includes('incompatible'))).toEqual([]);
+        // Both write the one file at its path, every migration applied once.
+        for (const [i, { connection }] of opened.entries())
+          await connection.db
+            .insertInto('index_meta')
+            .values({ key: `opened-${i}`, value: '1' })
+            .execute();
+        const file = new Database(target(dir).path, { readonly: true });
+        try {
+          expect(
+            file.prepare("select key from index_meta where key like 'opened-%' order by key").pluck().all(),
+          ).toEqual(['opened-0', 'opened-1']);
+          const names = file.prepare('select name from kysely_migration').pluck().all() as string[];
+          expect(new Set(names).size).toBe(names.length);
+          expect(names.length).toBeGreaterThan(20);
+        } finally {
+          file.close();
+        }
+      } finally {
+        await Promise.all(opened.map(({ connection }) => connection.db.destroy()));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('waits for a write lock another process holds past busy_timeout, and keeps the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrate-held-'));
+    try {
+      // Another process made the file and writes to it for 6 s: longer than the writer's 5 s busy_timeout.
+      const other = new Database(target(dir).path);
+      other.pragma('journal_mode = WAL');
+      other.exec('begin immediate');
+      other.exec('create table other_process (a)');
+      const inode = statSync(target(dir).path).ino;
+      const released = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          other.exec('commit');
+          other.close();
+          resolve();
+        }, 6_000),
+      );
+      const opened = await open(dir);
+      await released;
+      try {
+        expect(opened.setAside).toBe(false);
+        expect(statSync(target(dir).path).ino).toBe(inode);
+        const file = new Database(target(dir).path, { readonly: true });
+        try {
+          const tables = file.prepare("select name from sqlite_master where type = 'table'").pluck().all();
+          expect(tables).toEqual(expect.arrayContaining(['other_process', 'collections', 'kysely_migration']));
+        } finally {
+          file.close();
+        }
+      } finally {
+        await opened.connection.db.destroy();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
 
 describe('the index database on PostgreSQL', () => {
   // A real server (autovacuum is the server's own): CI installs PostgreSQL (.ci/run); a machine without it skips.

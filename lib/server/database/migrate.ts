@@ -1,13 +1,37 @@
 import 'server-only';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { existsSync, renameSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type AppDb, type Connection, type DatabaseTarget } from './connect';
+import { dialectOf } from './dialect';
 import { migrationProvider } from './migrations';
 
-/** Applies every migration not yet applied; on PostgreSQL, Kysely holds an advisory lock while it does. */
-export async function migrate(db: AppDb): Promise<void> {
+async function toLatest(db: AppDb): Promise<void> {
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) throw error;
+}
+
+/**
+ * Applies every migration not yet applied. On PostgreSQL, Kysely holds an advisory lock while it does, in a
+ * transaction. On SQLite it does neither (its adapter counts on one connection), so two processes opening
+ * one new file both created its tables, and the one that failed set the file aside under the other, which
+ * then could not write it (ENOENT: two dashboards on one file, CI 2026-11-27). Here all of it is one
+ * `begin immediate` transaction: the file's write lock is taken first (held for the few milliseconds Kysely
+ * takes to find nothing due, on every open), a second process waits for it and then finds every migration
+ * applied, and a migration that fails half-way leaves nothing behind.
+ */
+export async function migrate(db: AppDb): Promise<void> {
+  if (dialectOf(db) === 'postgres') return toLatest(db);
+  await db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      await toLatest(conn);
+      await sql`commit`.execute(conn);
+    } catch (error) {
+      await sql`rollback`.execute(conn).catch(() => {});
+      throw error;
+    }
+  });
 }
 
 /** Moves a SQLite file and its WAL aside under `<path>.<why>-<time>` (the next open starts an empty one). */
@@ -16,35 +40,60 @@ export function setFileAside(path: string, why: 'incompatible' | 'damaged', now:
   for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
 }
 
+/** A file whose lock another process held past `busy_timeout` (its own migration, a long write). */
+const busy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown })?.code ?? ''));
 /**
- * Connects and migrates. A SQLite file this version cannot migrate (another schema, a half-applied one) is
- * set aside and started again: what it held is derived data or a log whose copy is in the process's log
- * lines. A PostgreSQL database is never set aside: a failed migration is an error for the operator.
+ * How often an open that met a busy file is tried again: each try waits up to `busy_timeout` (5 s) for a
+ * migration's lock, so ~5 min in all. Turning a new file to WAL can also fail busy at once, without waiting,
+ * while another process turns it (5 times in 40 starts of two threads on one new file): the connection
+ * is opened again.
+ */
+const BUSY_RETRY_MS = 250;
+const BUSY_TRIES = 60;
+
+/** Connects and migrates, connecting again while the file is busy: a busy file is not one to set aside. */
+async function connectMigrated(target: DatabaseTarget, options: { writerThread?: boolean }): Promise<Connection> {
+  for (let tried = 1; ; tried++) {
+    let connection: Connection;
+    try {
+      connection = connect(target, options);
+    } catch (error) {
+      // Opened on this thread (a tool, a test) and refused at once: as a writer's thread's `atOpen`.
+      if (!busy(error) || tried >= BUSY_TRIES) throw Object.assign(error as Error, { atOpen: true });
+      await sleep(BUSY_RETRY_MS);
+      continue;
+    }
+    try {
+      await migrate(connection.db);
+      return connection;
+    } catch (error) {
+      await connection.db.destroy().catch(() => {});
+      if (!busy(error) || tried >= BUSY_TRIES) throw error;
+      await sleep(BUSY_RETRY_MS);
+    }
+  }
+}
+
+/**
+ * Connects and migrates. A SQLite file this version cannot migrate (another schema, one a version before
+ * this fix left half-applied) is set aside and started again: what it held is derived data or a log whose
+ * copy is in the process's log lines. A PostgreSQL database is never set aside: a failed migration is an
+ * error for the operator.
  */
 export async function openMigrated(
   target: DatabaseTarget,
   now = Date.now,
   options: { writerThread?: boolean } = {},
 ): Promise<{ connection: Connection; setAside: boolean }> {
-  let connection = connect(target, options);
   try {
-    await migrate(connection.db);
-    return { connection, setAside: false };
+    return { connection: await connectMigrated(target, options), setAside: false };
   } catch (error) {
-    await connection.db.destroy().catch(() => {});
     // A file SQLite could not open at all (unreadable, read-only, not a database) is the operator's to see,
-    // not one to set aside (sqlite-writer.ts `atOpen`).
-    if (target.kind !== 'sqlite' || (error as { atOpen?: boolean }).atOpen) throw error;
+    // not one to set aside (sqlite-writer.ts `atOpen`); nor is one another process kept busy.
+    if (target.kind !== 'sqlite' || (error as { atOpen?: boolean }).atOpen || busy(error)) throw error;
   }
   setFileAside(target.path, 'incompatible', now());
-  connection = connect(target, options);
-  try {
-    await migrate(connection.db);
-  } catch (error) {
-    await connection.db.destroy();
-    throw error;
-  }
-  return { connection, setAside: true };
+  return { connection: await connectMigrated(target, options), setAside: true };
 }
 
 /** A migrated database for a tool or a test: a target is connected (and set aside if need be); a connection is migrated. */
