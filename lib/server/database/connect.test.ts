@@ -115,6 +115,8 @@ describe('the database connection', () => {
     [{ code: '25006' }, 'unwritable'],
     [{ code: '40P01' }, 'other'],
     [new Error('Connection terminated unexpectedly'), 'unreachable'],
+    // A search's later statement after a fault closed the connection under it: a 503 as the first one.
+    [new Error('driver has already been destroyed'), 'unreachable'],
     [{ code: 'upstream_error' }, null],
     [{ code: 'rate_limited', retryAfter: 3 }, null],
     [new TypeError('x is undefined'), null],

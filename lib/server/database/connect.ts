@@ -197,9 +197,12 @@ export function connect(target: DatabaseTarget, { writerThread = false }: { writ
 export type StoreFault = 'damaged' | 'unwritable' | 'unreachable' | 'other';
 
 const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE)$/;
-/** pg's own errors without a code: a lost or refused connection, a pool that timed out. */
+/**
+ * pg's own errors without a code: a lost or refused connection, a pool that timed out; and Kysely's when a
+ * statement of a search already under way comes after a fault closed its connection (database.ts `drop`).
+ */
 const PG_CONNECTION_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|driver has already been destroyed/i;
 
 export function storeFault(error: unknown): StoreFault | null {
   const code = (error as { code?: unknown })?.code;

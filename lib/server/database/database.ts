@@ -169,6 +169,8 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
      */
     async fault(error: unknown): Promise<StoreFault | null> {
       const fault = storeFault(error);
+      // A statement that came after the process closed the database on purpose: nothing to act on.
+      if (closed) return fault;
       if (fault === 'damaged') {
         await database.reopen(`the database file is damaged (${codeOf(error)})`, true);
       } else if (fault === 'unwritable' || fault === 'unreachable') {
