@@ -173,10 +173,14 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
     const email = normaliseEmail(text);
     if (email) plan.email = email;
     // The local part with the wrong domain: its words, when it reads as words. One of single letters and
-    // digits ("live.3f9a2b1c") says too little: a search by its words would list every "live.…" address.
+    // digits ("live.3f9a2b1c"), or whose digits are most of it ("live.14498369"), says too little: a search
+    // by its words would list every "live.…" address.
     const local = text.slice(0, text.lastIndexOf('@'));
     const chunks = local.split(/[._\-+\d]+/).filter(Boolean);
-    if (chunks.every((chunk) => Array.from(chunk).length >= 2)) plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
+    const letters = chunks.reduce((n, chunk) => n + Array.from(chunk).length, 0);
+    const digits = local.replace(/\D+/g, '').length;
+    if (chunks.every((chunk) => Array.from(chunk).length >= 2) && letters >= digits)
+      plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
   } else if (PHONE_LIKE.test(text)) {
     const digits = phoneDigits(text);
     if (digits?.length === 4) plan.last4 = digits;
