@@ -6,13 +6,15 @@ import { connect, type AppDb, type Connection, type DatabaseTarget } from './con
 import { dialectOf } from './dialect';
 import { migrationProvider } from './migrations';
 
-async function toLatest(db: AppDb): Promise<void> {
-  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+/** The names of the migrations it applied. */
+async function toLatest(db: AppDb): Promise<string[]> {
+  const { results, error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /**
- * Applies every migration not yet applied. On PostgreSQL, Kysely holds an advisory lock while it does, in a
+ * Applies every migration not yet applied; returns their names. On PostgreSQL, Kysely holds an advisory lock while it does, in a
  * transaction. On SQLite it does neither (its adapter counts on one connection), so two processes opening
  * one new file both created its tables, and the one that failed set the file aside under the other, which
  * then could not write it (ENOENT: two dashboards on one file, CI 2026-11-27). Here all of it is one
@@ -20,13 +22,14 @@ async function toLatest(db: AppDb): Promise<void> {
  * takes to find nothing due, on every open), a second process waits for it and then finds every migration
  * applied, and a migration that fails half-way leaves nothing behind.
  */
-export async function migrate(db: AppDb): Promise<void> {
+export async function migrate(db: AppDb): Promise<string[]> {
   if (dialectOf(db) === 'postgres') return toLatest(db);
-  await db.connection().execute(async (conn) => {
+  return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
     try {
-      await toLatest(conn);
+      const applied = await toLatest(conn);
       await sql`commit`.execute(conn);
+      return applied;
     } catch (error) {
       await sql`rollback`.execute(conn).catch(() => {});
       throw error;
