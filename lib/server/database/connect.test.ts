@@ -10,6 +10,7 @@ import {
   openReads,
   postgresConfig,
   READ_STATEMENT_TIMEOUT_MS,
+  closedUnder,
   storeFault,
 } from './connect';
 
@@ -115,13 +116,20 @@ describe('the database connection', () => {
     [{ code: '25006' }, 'unwritable'],
     [{ code: '40P01' }, 'other'],
     [new Error('Connection terminated unexpectedly'), 'unreachable'],
-    // A search's later statement after a fault closed the connection under it: a 503 as the first one.
-    [new Error('driver has already been destroyed'), 'unreachable'],
+    // A read's later statement after a fault closed the connection under it: not a fault of its own (closedUnder).
+    [new Error('driver has already been destroyed'), null],
     [{ code: 'upstream_error' }, null],
     [{ code: 'rate_limited', retryAfter: 3 }, null],
     [new TypeError('x is undefined'), null],
   ])('tells a store fault from anything else (%o → %s)', (error, fault) => {
     expect(storeFault(error)).toBe(fault);
+  });
+
+  it('tells a statement that came after its connection was closed (answered 503, nothing acted on)', () => {
+    expect(closedUnder(new Error('driver has already been destroyed'))).toBe(true);
+    expect(closedUnder({ code: 'INDEX_WRITER_CLOSED' })).toBe(true);
+    expect(closedUnder({ code: 'INDEX_WRITER_STOPPED' })).toBe(false);
+    expect(closedUnder(new Error('Connection terminated unexpectedly'))).toBe(false);
   });
 
   it('knows pg’s own error class', () => {

@@ -2,7 +2,7 @@ import 'server-only';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { READ_TIMEOUT_CODE, sqliteReads } from './sqlite-reads';
-import { sqliteWriter, WRITER_STOPPED_CODE } from './sqlite-writer';
+import { sqliteWriter, WRITER_CLOSED_CODE, WRITER_STOPPED_CODE } from './sqlite-writer';
 import { AUTOCHECKPOINT_PAGES, type CheckpointThread } from './sqlite-checkpoints';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -98,7 +98,12 @@ function openSqlite(path: string, { thread }: { thread: boolean }): Connection {
   if (thread) return { db: sqliteWriter(path, WRITER_PRAGMAS), dialect: 'sqlite', runNow: runNowOn(path) };
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
-  for (const pragma of WRITER_PRAGMAS) sqlite.pragma(pragma);
+  try {
+    for (const pragma of WRITER_PRAGMAS) sqlite.pragma(pragma);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   return {
     db: new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
@@ -197,12 +202,20 @@ export function connect(target: DatabaseTarget, { writerThread = false }: { writ
 export type StoreFault = 'damaged' | 'unwritable' | 'unreachable' | 'other';
 
 const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE)$/;
-/**
- * pg's own errors without a code: a lost or refused connection, a pool that timed out; and Kysely's when a
- * statement of a search already under way comes after a fault closed its connection (database.ts `drop`).
- */
+/** pg's own errors without a code: a lost or refused connection, a pool that timed out. */
 const PG_CONNECTION_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|driver has already been destroyed/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/i;
+
+/**
+ * A statement of a read already under way that came after its connection was closed: by a fault the read's
+ * first statements met (database.ts `drop`; Kysely's "driver has already been destroyed"), a reopen, or the
+ * process's end (the writer's `WRITER_CLOSED_CODE`). Not a fault of its own, nothing to act on (acting on it
+ * would close the connection opened since): the read answers 503 as the fault's first statement did.
+ */
+export function closedUnder(error: unknown): boolean {
+  if ((error as { code?: unknown })?.code === WRITER_CLOSED_CODE) return true;
+  return /^driver has already been destroyed$/.test(String((error as { message?: unknown })?.message ?? ''));
+}
 
 export function storeFault(error: unknown): StoreFault | null {
   const code = (error as { code?: unknown })?.code;

@@ -2,28 +2,40 @@ import 'server-only';
 import { Migrator, sql } from 'kysely';
 import { existsSync, renameSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, type AppDb, type Connection, type DatabaseTarget } from './connect';
+import { connect, storeFault, type AppDb, type Connection, type DatabaseTarget } from './connect';
 import { dialectOf } from './dialect';
 import { migrationProvider } from './migrations';
 
+const migrator = (db: AppDb) => new Migrator({ db, provider: migrationProvider });
+
 /** The names of the migrations it applied. */
 async function toLatest(db: AppDb): Promise<string[]> {
-  const { results, error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  const { results, error } = await migrator(db).migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Whether a SQLite file holds exactly this version's migrations: read without a lock (WAL readers never wait). */
+async function upToDate(db: AppDb): Promise<boolean> {
+  const known = await migrator(db).getMigrations();
+  if (known.some((m) => !m.executedAt)) return false;
+  // One applied by another version (not among ours) is for Kysely to refuse, under the lock.
+  const { rows } = await sql<{ n: number | bigint }>`select count(*) as n from kysely_migration`.execute(db);
+  return Number(rows[0]!.n) === known.length;
+}
+
 /**
- * Applies every migration not yet applied; returns their names. On PostgreSQL, Kysely holds an advisory lock while it does, in a
- * transaction. On SQLite it does neither (its adapter counts on one connection), so two processes opening
- * one new file both created its tables, and the one that failed set the file aside under the other, which
- * then could not write it (ENOENT: two dashboards on one file, CI 2026-11-27). Here all of it is one
- * `begin immediate` transaction: the file's write lock is taken first (held for the few milliseconds Kysely
- * takes to find nothing due, on every open), a second process waits for it and then finds every migration
- * applied, and a migration that fails half-way leaves nothing behind.
+ * Applies every migration not yet applied; returns their names. On PostgreSQL, Kysely holds an advisory lock
+ * while it does, in a transaction. On SQLite it does neither (its adapter counts on one connection), so two
+ * processes opening one new file both created its tables, and the one that failed set the file aside under
+ * the other, which then could not write it (ENOENT: two dashboards on one file, CI 2026-11-27). Here, when
+ * one is due, all of them run in one `begin immediate` transaction: the file's write lock is taken first, a
+ * second process waits for it and then finds every migration applied, and a migration that fails half-way
+ * leaves nothing behind. A file with none due is only read: an open never waits for another's write.
  */
 export async function migrate(db: AppDb): Promise<string[]> {
   if (dialectOf(db) === 'postgres') return toLatest(db);
+  if (await upToDate(db)) return [];
   return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
     try {
@@ -46,13 +58,14 @@ export function setFileAside(path: string, why: 'incompatible' | 'damaged', now:
 /** A file whose lock another process held past `busy_timeout` (its own migration, a long write). */
 const busy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown })?.code ?? ''));
 /**
- * How often an open that met a busy file is tried again: each try waits up to `busy_timeout` (5 s) for a
- * migration's lock, so ~5 min in all. Turning a new file to WAL can also fail busy at once, without waiting,
- * while another process turns it (5 times in 40 starts of two threads on one new file): the connection
- * is opened again.
+ * How often an open that met a busy file is tried again: each try waits up to `busy_timeout` (5 s) for the
+ * lock, so ~16 s in all; past that (another process's long migration) the open fails busy, and the database
+ * asks again a minute later (database.ts), requests meanwhile answered at once. Turning a new file to WAL
+ * can also fail busy at once, without waiting, while another process turns it (5 times in 40 starts of two
+ * threads on one new file): the connection is opened again.
  */
 const BUSY_RETRY_MS = 250;
-const BUSY_TRIES = 60;
+const BUSY_TRIES = 3;
 
 /** Connects and migrates, connecting again while the file is busy: a busy file is not one to set aside. */
 async function connectMigrated(target: DatabaseTarget, options: { writerThread?: boolean }): Promise<Connection> {
@@ -92,8 +105,17 @@ export async function openMigrated(
     return { connection: await connectMigrated(target, options), setAside: false };
   } catch (error) {
     // A file SQLite could not open at all (unreadable, read-only, not a database) is the operator's to see,
-    // not one to set aside (sqlite-writer.ts `atOpen`); nor is one another process kept busy.
-    if (target.kind !== 'sqlite' || (error as { atOpen?: boolean }).atOpen || busy(error)) throw error;
+    // not one to set aside (sqlite-writer.ts `atOpen`); nor is one another process kept busy, nor one it
+    // cannot write or reach (its lock or commit refused: a read-only file, a full disk).
+    const fault = storeFault(error);
+    if (
+      target.kind !== 'sqlite' ||
+      (error as { atOpen?: boolean }).atOpen ||
+      busy(error) ||
+      fault === 'unwritable' ||
+      fault === 'unreachable'
+    )
+      throw error;
   }
   setFileAside(target.path, 'incompatible', now());
   return { connection: await connectMigrated(target, options), setAside: true };

@@ -6,7 +6,7 @@ import { listCollections } from '../data';
 import { AppError } from '../errors';
 import { isTransientCode } from '@/lib/api/error-codes';
 import { audited, searchKind, searchTarget } from '../audit/audit';
-import { isStatementTimeout, storeFault } from '../database/connect';
+import { closedUnder, isStatementTimeout, storeFault } from '../database/connect';
 import { getConfig } from '../env';
 import { runtime } from '../runtime';
 import type { CollectionSummary, IndexPage } from '../search-index/queries';
@@ -31,6 +31,12 @@ export async function guarded<T>(read: () => Promise<T>): Promise<T> {
   } catch (error) {
     // A statement that ran past its bound (PostgreSQL's reads): this search's fault, not the store's.
     if (isStatementTimeout(error)) throw AppError.of('index_busy', 'collections');
+    // A later statement of this read, after a fault its first ones met closed the connection: the same 503.
+    if (closedUnder(error))
+      throw new AppError(
+        'index_unavailable',
+        "The index's database is reconnecting; search and filters are back in a moment",
+      );
     const fault = storeFault(error);
     if (!fault) throw error;
     await runtime().index.storeFault(error);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaults, filterSchema } from '@/lib/api/list-state';
 import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
 import { startSandbox, type TestSandbox } from '@/test/sandbox';
-import { storeFault } from '../database/connect';
+import { closedUnder, storeFault } from '../database/connect';
 
 /**
  * The service against a real sandbox: it syncs to ready, and a fault of its
@@ -216,6 +216,8 @@ describe('the index service on a PostgreSQL restarted under it', () => {
                 (hit) => hit.id,
               );
             } catch (error) {
+              // A later statement after the fault closed the connection: 503, nothing handed on (reads/collections.ts).
+              if (closedUnder(error)) return 'index_unavailable';
               if (storeFault(error)) await replica.storeFault(error);
               return (error as { code?: string }).code ?? String(error);
             }
@@ -239,9 +241,7 @@ describe('the index service on a PostgreSQL restarted under it', () => {
           // was closed; nothing else failed.
           expect(failures.length).toBeGreaterThan(0);
           for (const failure of failures)
-            expect(failure).toMatch(
-              /^(57P01|57P03|ECONNREFUSED|ECONNRESET|index_unavailable)$|Connection terminated|driver has already been destroyed/,
-            );
+            expect(failure).toMatch(/^(57P01|57P03|ECONNREFUSED|ECONNRESET|index_unavailable)$|Connection terminated/);
           expect(answers.filter(Array.isArray).every((ids) => (ids as string[])[0] === id)).toBe(true);
           // Back by itself, with its rows, and syncing again.
           await expect.poll(search, { timeout: 20_000, interval: 250 }).toEqual([id]);
