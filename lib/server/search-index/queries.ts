@@ -172,13 +172,13 @@ export function searchPlan(q: string, countries: readonly string[] = []): Search
   if (text.includes('@')) {
     const email = normaliseEmail(text);
     if (email) plan.email = email;
-    // The local part with the wrong domain: its words, when it reads as words. One of single letters and
-    // digits ("live.3f9a2b1c"), or whose digits are most of it ("live.14498369"), says too little: a search
-    // by its words would list every "live.…" address.
+    // The local part with the wrong domain: its words, when it reads as words. One with a single letter
+    // ("live.3f9a2b1c"), or with more digits than letters ("live.14498369"; a "+tag" not counted), says too
+    // little: a search by its words would list every "live.…" address.
     const local = text.slice(0, text.lastIndexOf('@'));
     const chunks = local.split(/[._\-+\d]+/).filter(Boolean);
     const letters = chunks.reduce((n, chunk) => n + Array.from(chunk).length, 0);
-    const digits = local.replace(/\D+/g, '').length;
+    const digits = local.replace(/\+.*$/, '').replace(/\D+/g, '').length;
     if (chunks.every((chunk) => Array.from(chunk).length >= 2) && letters >= digits)
       plan.emailWords = emailWords(text).slice(0, MAX_WORDS);
   } else if (PHONE_LIKE.test(text)) {
