@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Transaction } from 'kysely';
 import type { AppDatabase } from '../database/schema';
+import { insertRows } from '../database/bulk-rows';
 import { sendAhead } from '../database/sqlite-writer';
 import { nameTokens, wordForms, type BlindKeys, type Contact } from './blind';
 
@@ -63,9 +64,6 @@ export async function writeNameWords(trx: Transaction<AppDatabase>, rows: NameWo
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
     await sendAhead(
       trx,
-      trx
-        .insertInto('name_words')
-        .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-        .onConflict((oc) => oc.doNothing()),
+      (await insertRows(trx, 'name_words', rows.slice(i, i + ROWS_PER_STATEMENT))).onConflict((oc) => oc.doNothing()),
     );
 }

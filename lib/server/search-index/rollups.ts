@@ -1,4 +1,5 @@
 import 'server-only';
+import { insertRows } from '../database/bulk-rows';
 import { lockIndexWrites } from '../database/dialect';
 import { sendAhead } from '../database/sqlite-writer';
 import type { Kysely, Transaction } from 'kysely';
@@ -121,32 +122,26 @@ export async function applyDelta(
   for (let i = 0; i < counts.length; i += ROWS_PER_STATEMENT) {
     await sendAhead(
       db,
-      db
-        .insertInto('rollups')
-        .values(counts.slice(i, i + ROWS_PER_STATEMENT))
-        .onConflict((oc) =>
-          oc.columns(['account', 'grain', 'period', 'currency', 'status']).doUpdateSet((eb) => ({
-            created_count: eb('rollups.created_count', '+', eb.ref('excluded.created_count')),
-            created_amount: eb('rollups.created_amount', '+', eb.ref('excluded.created_amount')),
-            created_completed: eb('rollups.created_completed', '+', eb.ref('excluded.created_completed')),
-            completed_count: eb('rollups.completed_count', '+', eb.ref('excluded.completed_count')),
-            completed_amount: eb('rollups.completed_amount', '+', eb.ref('excluded.completed_amount')),
-          })),
-        ),
+      (await insertRows(db, 'rollups', counts.slice(i, i + ROWS_PER_STATEMENT))).onConflict((oc) =>
+        oc.columns(['account', 'grain', 'period', 'currency', 'status']).doUpdateSet((eb) => ({
+          created_count: eb('rollups.created_count', '+', eb.ref('excluded.created_count')),
+          created_amount: eb('rollups.created_amount', '+', eb.ref('excluded.created_amount')),
+          created_completed: eb('rollups.created_completed', '+', eb.ref('excluded.created_completed')),
+          completed_count: eb('rollups.completed_count', '+', eb.ref('excluded.completed_count')),
+          completed_amount: eb('rollups.completed_amount', '+', eb.ref('excluded.completed_amount')),
+        })),
+      ),
     );
   }
   const durations = [...delta.durations.values()].filter((d) => d.count).map((d) => ({ account, ...d }));
   for (let i = 0; i < durations.length; i += ROWS_PER_STATEMENT) {
     await sendAhead(
       db,
-      db
-        .insertInto('rollup_durations')
-        .values(durations.slice(i, i + ROWS_PER_STATEMENT))
-        .onConflict((oc) =>
-          oc
-            .columns(['account', 'grain', 'period', 'currency', 'bucket'])
-            .doUpdateSet((eb) => ({ count: eb('rollup_durations.count', '+', eb.ref('excluded.count')) })),
-        ),
+      (await insertRows(db, 'rollup_durations', durations.slice(i, i + ROWS_PER_STATEMENT))).onConflict((oc) =>
+        oc
+          .columns(['account', 'grain', 'period', 'currency', 'bucket'])
+          .doUpdateSet((eb) => ({ count: eb('rollup_durations.count', '+', eb.ref('excluded.count')) })),
+      ),
     );
   }
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { sql, type Transaction } from 'kysely';
+import { insertRows } from '../database/bulk-rows';
 import type { AppDb } from '../database/connect';
 import { lockIndexWrites } from '../database/dialect';
 import { DRIFT_BASELINE_KEY, type AppDatabase } from '../database/schema';
@@ -141,11 +142,7 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         backfill.name === 'name_words' ? store.words.pending(keys, account, nameWordTokens(keys, contacts)) : null;
       if (words) await writeNameWords(trx, words.rows);
       for (const part of chunks(tokens, TOKENS_PER_STATEMENT))
-        await trx
-          .insertInto('contact_tokens')
-          .values(part)
-          .onConflict((oc) => oc.doNothing())
-          .execute();
+        await (await insertRows(trx, 'contact_tokens', part)).onConflict((oc) => oc.doNothing()).execute();
       if (backfill.name === 'spoken_tokens') await notePhoneCountries(trx, account, phoneCountries(phones));
       const moved = rows.length < TOKENS_PER_SLICE ? BACKFILL_DONE : rows.at(-1)!.id;
       await trx.updateTable('index_meta').set({ value: moved }).where('key', '=', key).execute();

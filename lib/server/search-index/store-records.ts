@@ -10,6 +10,7 @@ import { writeNameWords } from './name-words';
 import { notePhoneCountries } from './phone-countries';
 import { storedPhone } from './phones';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
+import { insertRows, isAnyOf } from '../database/bulk-rows';
 import { sendAhead } from '../database/sqlite-writer';
 import { chunks, openedIdsOnSqlite, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
@@ -131,15 +132,19 @@ async function deleteTokens(trx: Transaction<AppDatabase>, store: StoreContext, 
   // tens of thousands of records' at most): read whole, as it has no index to read by.
   if (await anyStaged(trx, account))
     for (const part of chunks(ids, TOKENS_PER_STATEMENT))
-      await trx.deleteFrom('contact_tokens_staged').where('account', '=', account).where('id', 'in', part).execute();
+      await trx
+        .deleteFrom('contact_tokens_staged')
+        .where('account', '=', account)
+        .where(isAnyOf(trx, 'id', part))
+        .execute();
   for (const [kind, tokens] of byKind) {
     for (const part of chunks([...tokens], TOKENS_PER_STATEMENT)) {
       await trx
         .deleteFrom('contact_tokens')
         .where('account', '=', account)
         .where('kind', '=', kind)
-        .where('token', 'in', part)
-        .where('id', 'in', ids)
+        .where(isAnyOf(trx, 'token', part))
+        .where(isAnyOf(trx, 'id', ids))
         .execute();
     }
   }
@@ -168,40 +173,46 @@ async function writeSlice(
     // The largest writes first: the thread runs them while the smaller ones below are compiled.
     await sendAhead(
       trx,
-      trx
-        .insertInto('collections')
-        .values(rows.map((r) => r.row))
-        .onConflict((oc) =>
-          oc.columns(['account', 'id']).doUpdateSet((eb) => ({
-            reference_key: eb.ref('excluded.reference_key'),
-            status: eb.ref('excluded.status'),
-            amount_value: eb.ref('excluded.amount_value'),
-            currency: eb.ref('excluded.currency'),
-            created_at: eb.ref('excluded.created_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-            completed_at: eb.ref('excluded.completed_at'),
-            seen_at: eb.ref('excluded.seen_at'),
-          })),
-        ),
+      (
+        await insertRows(
+          trx,
+          'collections',
+          rows.map((r) => r.row),
+        )
+      ).onConflict((oc) =>
+        oc.columns(['account', 'id']).doUpdateSet((eb) => ({
+          reference_key: eb.ref('excluded.reference_key'),
+          status: eb.ref('excluded.status'),
+          amount_value: eb.ref('excluded.amount_value'),
+          currency: eb.ref('excluded.currency'),
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+          completed_at: eb.ref('excluded.completed_at'),
+          seen_at: eb.ref('excluded.seen_at'),
+        })),
+      ),
     );
     await sendAhead(
       trx,
-      trx
-        .insertInto('collection_details')
-        .values(rows.map((r) => r.details))
-        .onConflict((oc) =>
-          oc.columns(['account', 'id']).doUpdateSet((eb) => ({
-            reference: eb.ref('excluded.reference'),
-            type: eb.ref('excluded.type'),
-            completed_at: eb.ref('excluded.completed_at'),
-            line_item_count: eb.ref('excluded.line_item_count'),
-            line_item_totals: eb.ref('excluded.line_item_totals'),
-            contact_sealed: eb.ref('excluded.contact_sealed'),
-            methods: eb.ref('excluded.methods'),
-            follow_up: eb.ref('excluded.follow_up'),
-            snapshot: eb.ref('excluded.snapshot'),
-          })),
-        ),
+      (
+        await insertRows(
+          trx,
+          'collection_details',
+          rows.map((r) => r.details),
+        )
+      ).onConflict((oc) =>
+        oc.columns(['account', 'id']).doUpdateSet((eb) => ({
+          reference: eb.ref('excluded.reference'),
+          type: eb.ref('excluded.type'),
+          completed_at: eb.ref('excluded.completed_at'),
+          line_item_count: eb.ref('excluded.line_item_count'),
+          line_item_totals: eb.ref('excluded.line_item_totals'),
+          contact_sealed: eb.ref('excluded.contact_sealed'),
+          methods: eb.ref('excluded.methods'),
+          follow_up: eb.ref('excluded.follow_up'),
+          snapshot: eb.ref('excluded.snapshot'),
+        })),
+      ),
     );
     // What changed since the index's copy, kept as the record's history (a new record has none).
     const history = (store.keepHistory ? slice : []).flatMap((c) => {
@@ -225,10 +236,7 @@ async function writeSlice(
     if (history.length)
       await sendAhead(
         trx,
-        trx
-          .insertInto('collection_history')
-          .values(history)
-          .onConflict((oc) => oc.doNothing()),
+        (await insertRows(trx, 'collection_history', history)).onConflict((oc) => oc.doNothing()),
       );
     // The roll-ups (the overview, the count of rows indexed) count what the list returns: a collection only
     // opened by its id (not integrated) is indexed for search and counted apart (`openedCount`).
@@ -252,13 +260,10 @@ async function writeSlice(
     for (const part of chunks(tokens, TOKENS_PER_STATEMENT))
       await sendAhead(
         trx,
-        trx
-          .insertInto('contact_tokens')
-          .values(part)
-          .onConflict((oc) => oc.doNothing()),
+        (await insertRows(trx, 'contact_tokens', part)).onConflict((oc) => oc.doNothing()),
       );
     for (const part of chunks(staged, TOKENS_PER_STATEMENT))
-      await sendAhead(trx, trx.insertInto('contact_tokens_staged').values(part));
+      await sendAhead(trx, await insertRows(trx, 'contact_tokens_staged', part));
     // The forms of the name words this process has not written yet (most words are met again).
     const pending = store.words.pending(keys, account, words);
     await writeNameWords(trx, pending.rows);
@@ -295,7 +300,11 @@ const counted = (trx: Transaction<AppDatabase>, account: number) =>
 /** What the index holds of these records now: their sealed contacts and what the roll-ups counted. */
 const previousOf = async (trx: Transaction<AppDatabase>, account: number, ids: string[]) =>
   new Map(
-    (await counted(trx, account).where('c.id', 'in', ids).execute()).map(
+    (
+      await counted(trx, account)
+        .where(isAnyOf(trx, 'c.id', ids))
+        .execute()
+    ).map(
       (r) =>
         [
           r.id,
@@ -516,9 +525,11 @@ export function createRecords(
               ])
               .where('c.account', '=', account)
               .where(
-                'c.id',
-                'in',
-                unique.map((c) => c.id),
+                isAnyOf(
+                  reads,
+                  'c.id',
+                  unique.map((c) => c.id),
+                ),
               )
               .execute(),
             reads.selectFrom('sync_state').select('scan_started_at').where('account', '=', account).executeTakeFirst(),
@@ -562,7 +573,7 @@ export function createRecords(
           .updateTable('collections')
           .set({ seen_at: seenAt })
           .where('account', '=', account)
-          .where('id', 'in', unchanged)
+          .where(isAnyOf(db, 'id', unchanged))
           .execute();
       }
       const changed = unique.filter((c) => !same(c));
@@ -626,11 +637,21 @@ export function createRecords(
           unseen.map((r) => r.id),
           500,
         )) {
-          const gone = await counted(trx, account).where('c.id', 'in', part).execute();
+          const gone = await counted(trx, account)
+            .where(isAnyOf(trx, 'c.id', part))
+            .execute();
           for (const g of gone) delta.add(g, -1);
           await deleteTokens(trx, store, new Map(gone.map((g) => [g.id, g.contact_sealed])));
-          await trx.deleteFrom('collection_details').where('account', '=', account).where('id', 'in', part).execute();
-          await trx.deleteFrom('collections').where('account', '=', account).where('id', 'in', part).execute();
+          await trx
+            .deleteFrom('collection_details')
+            .where('account', '=', account)
+            .where(isAnyOf(trx, 'id', part))
+            .execute();
+          await trx
+            .deleteFrom('collections')
+            .where('account', '=', account)
+            .where(isAnyOf(trx, 'id', part))
+            .execute();
         }
         await applyDelta(trx, account, delta);
         return unseen.length;

