@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,4 +75,34 @@ describe('the database held closed after a fault', () => {
     expect(database.failure()!.until - clock.now()).toBe(REOPEN_MS);
     await database.close();
   });
+
+  it('leaves nothing open when it is closed while an open waits on another process (a busy file is tried for seconds)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'database-'));
+    dirs.push(dir);
+    const path = join(dir, 'index.sqlite');
+    // Another process holds the new file's write lock: the open's migrations wait for it.
+    const other = new Database(path);
+    other.pragma('journal_mode = WAL');
+    other.exec('begin immediate');
+    const quiet: string[] = [];
+    const database = createDatabase({
+      target: { kind: 'sqlite', path },
+      clock: fakeClock(),
+      log: { warn: () => {}, error: (_: object, msg: string) => void quiet.push(msg) },
+    });
+    const opening = database.open();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await database.close();
+    other.exec('rollback');
+    other.close();
+    await expect(opening).rejects.toThrow('The database is closed');
+    expect(database.reads()).toBeNull();
+    await expect(database.available()).resolves.toBeNull();
+    // The file is nobody's now: another process writes it at once.
+    const after = new Database(path, { timeout: 0 });
+    expect(() => after.exec('begin immediate; create table t (x); commit')).not.toThrow();
+    after.close();
+    // Closed on purpose: no failure said.
+    expect(quiet).toEqual([]);
+  }, 30_000);
 });

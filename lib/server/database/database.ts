@@ -97,7 +97,12 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
       if (closed) return Promise.reject(new Error('The database is closed'));
       if (failure && clock.now() < failure.until) return Promise.reject(failure.error);
       opening ??= openMigrated(target, clock.now, { writerThread: true })
-        .then((opened) => {
+        .then(async (opened) => {
+          // Closed while it opened (a busy file is tried again for seconds): nothing is left open behind it.
+          if (closed) {
+            await opened.connection.db.destroy().catch(() => {});
+            throw new Error('The database is closed');
+          }
           connection = {
             ...opened.connection,
             reads: openReads(target),
@@ -119,8 +124,11 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
           return connection;
         })
         .catch((error: unknown) => {
-          hold(error);
-          log.error({ code: codeOf(error), database: where }, 'database: cannot open');
+          // Closed on purpose meanwhile: no failure to hold or log.
+          if (!closed) {
+            hold(error);
+            log.error({ code: codeOf(error), database: where }, 'database: cannot open');
+          }
           throw error;
         })
         .finally(() => {
