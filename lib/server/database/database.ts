@@ -194,7 +194,7 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
       log.warn({ why, database: where }, 'database: reopening');
       await drop();
       failure = null;
-      if (damaged && path) setFileAside(path, 'damaged', clock.now());
+      if (damaged && path) setFileAside(path, 'damaged', clock.now(), inode || null);
     },
     async close(): Promise<void> {
       closed = true;

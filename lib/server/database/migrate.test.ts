@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
-import { migratedDb, openMigrated } from './migrate';
+import { migratedDb, openMigrated, setFileAside } from './migrate';
 import * as m0022 from './migrations/0022-visible-pages-kept';
 
 describe('one SQLite file opened by two processes at once', () => {
@@ -45,6 +45,69 @@ describe('one SQLite file opened by two processes at once', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('sets aside a file neither can migrate once, and both write the one started in its place', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrate-two-aside-'));
+    try {
+      // A file another version migrated (a migration this one does not know): neither can migrate it.
+      const other = new Database(target(dir).path);
+      other.pragma('journal_mode = WAL');
+      other.exec(
+        'create table kysely_migration (name varchar(255) not null primary key, timestamp varchar(255) not null)',
+      );
+      other.prepare('insert into kysely_migration values (?, ?)').run('9999-from-a-later-version', '2027-01-01');
+      // Held a moment, so both open this file and wait for its lock, then fail on it one after the other.
+      other.exec('begin immediate');
+      const opening = Promise.all([open(dir), open(dir)]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      other.exec('rollback');
+      other.close();
+      const opened = await opening;
+      try {
+        // The first to fail sets it aside; the other failed too, or opened the new file (it says so or not).
+        expect(opened.some((o) => o.setAside)).toBe(true);
+        // One file set aside (the other's fresh file is not), and both write the one at the path.
+        expect(readdirSync(dir).filter((name) => /incompatible-\d+$/.test(name))).toHaveLength(1);
+        for (const [i, { connection }] of opened.entries())
+          await connection.db
+            .insertInto('index_meta')
+            .values({ key: `opened-${i}`, value: '1' })
+            .execute();
+        const file = new Database(target(dir).path, { readonly: true });
+        try {
+          expect(
+            file.prepare("select key from index_meta where key like 'opened-%' order by key").pluck().all(),
+          ).toEqual(['opened-0', 'opened-1']);
+        } finally {
+          file.close();
+        }
+      } finally {
+        await Promise.all(opened.map(({ connection }) => connection.db.destroy()));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('sets aside only the file it met: not one another process started in its place', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrate-aside-'));
+    try {
+      const path = target(dir).path;
+      writeFileSync(path, 'the file both met');
+      const met = statSync(path).ino;
+      // The other process set it aside first and started a new one.
+      expect(setFileAside(path, 'incompatible', 1, met)).toBe(true);
+      writeFileSync(path, "the other's new file");
+      expect(setFileAside(path, 'incompatible', 2, met)).toBe(false);
+      expect(readFileSync(path, 'utf8')).toBe("the other's new file");
+      expect(readdirSync(dir).sort()).toEqual(['index.sqlite', 'index.sqlite.incompatible-1']);
+      // Without a file to compare (an open that failed before it had one): set aside as it is.
+      expect(setFileAside(path, 'damaged', 3)).toBe(true);
+      expect(readdirSync(dir).sort()).toEqual(['index.sqlite.damaged-3', 'index.sqlite.incompatible-1']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('waits for a write lock another process holds past busy_timeout, and keeps the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'migrate-held-'));

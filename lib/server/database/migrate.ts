@@ -1,6 +1,6 @@
 import 'server-only';
 import { Migrator, sql } from 'kysely';
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, storeFault, type AppDb, type Connection, type DatabaseTarget } from './connect';
 import { dialectOf } from './dialect';
@@ -49,11 +49,32 @@ export async function migrate(db: AppDb): Promise<string[]> {
   });
 }
 
-/** Moves a SQLite file and its WAL aside under `<path>.<why>-<time>` (the next open starts an empty one). */
-export function setFileAside(path: string, why: 'incompatible' | 'damaged', now: number): void {
+/**
+ * Moves a SQLite file and its WAL aside under `<path>.<why>-<time>` (the next open starts an empty one); with
+ * `only`, only if the file at the path is still that one (its inode): another process that met the same file
+ * may have set it aside already and started a new one, which is not to be set aside in its turn. Returns
+ * whether it moved it.
+ */
+export function setFileAside(
+  path: string,
+  why: 'incompatible' | 'damaged',
+  now: number,
+  only?: number | null,
+): boolean {
+  if (only != null && inodeOf(path) !== only) return false;
   const aside = `${path}.${why}-${now}`;
   for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+  return true;
 }
+
+/** The inode of the file at `path`, or null when there is none. */
+const inodeOf = (path: string): number | null => {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return null;
+  }
+};
 
 /** A file whose lock another process held past `busy_timeout` (its own migration, a long write). */
 const busy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown })?.code ?? ''));
@@ -79,12 +100,14 @@ async function connectMigrated(target: DatabaseTarget, options: { writerThread?:
       await sleep(BUSY_RETRY_MS);
       continue;
     }
+    // The file it opened (a SQLite one), to set aside that one only: another process may replace it meanwhile.
+    const inode = target.kind === 'sqlite' ? inodeOf(target.path) : null;
     try {
       await migrate(connection.db);
       return connection;
     } catch (error) {
       await connection.db.destroy().catch(() => {});
-      if (!busy(error) || tried >= BUSY_TRIES) throw error;
+      if (!busy(error) || tried >= BUSY_TRIES) throw Object.assign(error as Error, { inode });
       await sleep(BUSY_RETRY_MS);
     }
   }
@@ -101,9 +124,11 @@ export async function openMigrated(
   now = Date.now,
   options: { writerThread?: boolean } = {},
 ): Promise<{ connection: Connection; setAside: boolean }> {
+  let failed: unknown;
   try {
     return { connection: await connectMigrated(target, options), setAside: false };
   } catch (error) {
+    failed = error;
     // A file SQLite could not open at all (unreadable, read-only, not a database) is the operator's to see,
     // not one to set aside (sqlite-writer.ts `atOpen`); nor is one another process kept busy, nor one it
     // cannot write or reach (its lock or commit refused: a read-only file, a full disk).
@@ -117,7 +142,10 @@ export async function openMigrated(
     )
       throw error;
   }
-  setFileAside(target.path, 'incompatible', now());
+  // Two processes meeting one incompatible file both fail: the first sets it aside and starts a new one, which
+  // the second must not set aside in its turn (the two would then write two files). It sets aside the file it
+  // met, if that is still the one at the path; else it opens the one there.
+  setFileAside(target.path, 'incompatible', now(), (failed as { inode?: number | null }).inode);
   return { connection: await connectMigrated(target, options), setAside: true };
 }
 
