@@ -20,8 +20,11 @@ try {
   for (const name of applied) console.log(`applied: ${name}`);
   console.log(applied.length ? `${where}: ${applied.length} migration(s) applied.` : `${where}: up to date.`);
 } catch (error) {
-  const code = (error as { code?: unknown }).code;
-  console.error(`Migrating ${where} failed${typeof code === 'string' ? ` (${code})` : ''}.`);
+  // The migration that failed and the error's code: never its message, which may quote the database's text.
+  const { code, migration } = error as { code?: unknown; migration?: unknown };
+  console.error(
+    `Migrating ${where} failed${typeof migration === 'string' ? ` at ${migration}` : ''}${typeof code === 'string' ? ` (${code})` : ''}.`,
+  );
   process.exitCode = 1;
 } finally {
   await db.destroy();

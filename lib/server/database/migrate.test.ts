@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
-import { migratedDb, openMigrated, setFileAside } from './migrate';
+import { connect } from './connect';
+import { migrate, migratedDb, openMigrated, setFileAside } from './migrate';
 import * as m0022 from './migrations/0022-visible-pages-kept';
 
 describe('one SQLite file opened by two processes at once', () => {
@@ -144,6 +145,35 @@ describe('one SQLite file opened by two processes at once', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('a migration that fails', () => {
+  it('is named on the error, and leaves nothing of the run behind on SQLite', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrate-fails-'));
+    try {
+      const path = join(dir, 'index.sqlite');
+      // A table the first migration creates, made by something else: that migration fails.
+      const other = new Database(path);
+      other.exec('create table collections (something_else text)');
+      other.close();
+      const { db } = connect({ kind: 'sqlite', path });
+      try {
+        await expect(migrate(db)).rejects.toMatchObject({ migration: '0001-index' });
+      } finally {
+        await db.destroy();
+      }
+      const file = new Database(path, { readonly: true });
+      try {
+        expect(file.prepare("select name from sqlite_master where type = 'table'").pluck().all()).toEqual([
+          'collections',
+        ]);
+      } finally {
+        file.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the index database on PostgreSQL', () => {

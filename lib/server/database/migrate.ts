@@ -8,10 +8,13 @@ import { migrationProvider } from './migrations';
 
 const migrator = (db: AppDb) => new Migrator({ db, provider: migrationProvider });
 
-/** The names of the migrations it applied. */
+/** The names of the migrations it applied; a failure carries the name of the one that failed (`migration`). */
 async function toLatest(db: AppDb): Promise<string[]> {
   const { results, error } = await migrator(db).migrateToLatest();
-  if (error) throw error;
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw failed && error instanceof Error ? Object.assign(error, { migration: failed }) : error;
+  }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
