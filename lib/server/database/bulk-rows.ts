@@ -45,8 +45,10 @@ function sharedColumns(rows: object[]): string[] | null {
  * An insert of many rows (at least one). On PostgreSQL one array a column:
  * `insert into t (a, b) select * from unnest($1::integer[], $2::text[])`. A page of 1,000 records of 10
  * columns is then 10 parameters, not 10,000: one statement text whatever the rows' count, which
- * PostgreSQL parses and plans and node-postgres binds in a fraction of the time (a first scan's writes
- * on PostgreSQL: 27.3 → 16.4 s for 100,000 records, the request thread's share 10.5 → 5.5 s of CPU).
+ * PostgreSQL parses and plans and node-postgres binds in a fraction of the time (`npm run bench:writes`'s
+ * method, side by side: a first scan's writes 23.5 → 18.0 s for 100,000 records, the process's CPU in them
+ * 9.3 → 6.9 s; a page's insert planned in 2.8 ms, not 15.3). A whole first sync is level: it waits on
+ * PostgreSQL running each insert, not on the binding (bench/README).
  * On SQLite (and for rows that do not all give the same columns) a list of values, as Kysely writes it.
  * Chain `onConflict` on what it returns as on any insert.
  */
