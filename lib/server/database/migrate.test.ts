@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
 import { connect } from './connect';
+import type { AppDatabase } from './schema';
 import { migrate, migratedDb, openMigrated, setFileAside } from './migrate';
 import * as m0022 from './migrations/0022-visible-pages-kept';
 
@@ -15,6 +16,17 @@ describe('one SQLite file opened by two processes at once', () => {
   const target = (dir: string) => ({ kind: 'sqlite' as const, path: join(dir, 'index.sqlite') });
   const open = (dir: string) => openMigrated(target(dir), Date.now, { writerThread: true });
 
+  /** Each open writes a row of its own; `written` reads which the file at the path holds. */
+  const bothWrite = async (opened: { connection: { db: Kysely<AppDatabase> } }[]) => {
+    for (const [i, { connection }] of opened.entries())
+      await connection.db
+        .insertInto('index_meta')
+        .values({ key: `opened-${i}`, value: '1' })
+        .execute();
+  };
+  const written = (file: Database.Database) =>
+    file.prepare("select key from index_meta where key like 'opened-%' order by key").pluck().all();
+
   it('is migrated by one of them, and neither sets it aside under the other', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'migrate-two-'));
     try {
@@ -23,16 +35,10 @@ describe('one SQLite file opened by two processes at once', () => {
         expect(opened.map((o) => o.setAside)).toEqual([false, false]);
         expect(readdirSync(dir).filter((name) => name.includes('incompatible'))).toEqual([]);
         // Both write the one file at its path, every migration applied once.
-        for (const [i, { connection }] of opened.entries())
-          await connection.db
-            .insertInto('index_meta')
-            .values({ key: `opened-${i}`, value: '1' })
-            .execute();
+        await bothWrite(opened);
         const file = new Database(target(dir).path, { readonly: true });
         try {
-          expect(
-            file.prepare("select key from index_meta where key like 'opened-%' order by key").pluck().all(),
-          ).toEqual(['opened-0', 'opened-1']);
+          expect(written(file)).toEqual(['opened-0', 'opened-1']);
           const names = file.prepare('select name from kysely_migration').pluck().all() as string[];
           expect(new Set(names).size).toBe(names.length);
           expect(names.length).toBeGreaterThan(20);
@@ -69,16 +75,10 @@ describe('one SQLite file opened by two processes at once', () => {
         expect(opened.some((o) => o.setAside)).toBe(true);
         // One file set aside (the other's fresh file is not), and both write the one at the path.
         expect(readdirSync(dir).filter((name) => /incompatible-\d+$/.test(name))).toHaveLength(1);
-        for (const [i, { connection }] of opened.entries())
-          await connection.db
-            .insertInto('index_meta')
-            .values({ key: `opened-${i}`, value: '1' })
-            .execute();
+        await bothWrite(opened);
         const file = new Database(target(dir).path, { readonly: true });
         try {
-          expect(
-            file.prepare("select key from index_meta where key like 'opened-%' order by key").pluck().all(),
-          ).toEqual(['opened-0', 'opened-1']);
+          expect(written(file)).toEqual(['opened-0', 'opened-1']);
         } finally {
           file.close();
         }
