@@ -156,38 +156,6 @@ describe('apiRoute', () => {
     expect(res.headers.get('content-type')).toBe('text/csv');
   });
 
-  it('counts a person waiting while their answer is made, a failed one too, but never a download', async () => {
-    const { runtime } = await import('./runtime');
-    const metrics = runtime().metrics;
-    const seen: number[] = [];
-    const read = async () => {
-      seen.push(metrics.answering());
-      return { ok: true };
-    };
-    await call(route.apiRoute({ route: '/api/test', subject: 'collection', read }), 'http://x/api/test');
-    const failing = route.apiRoute({
-      route: '/api/test',
-      subject: 'collection',
-      read: async () => {
-        seen.push(metrics.answering());
-        throw new errors.AppError('upstream_unreachable', 'down');
-      },
-    });
-    expect((await call(failing, 'http://x/api/test')).status).toBe(502);
-    const download = route.apiRoute({
-      route: '/api/test',
-      subject: 'collections',
-      download: true,
-      read: async () => {
-        seen.push(metrics.answering());
-        return new Response('a,b\n', { headers: { 'Content-Type': 'text/csv' } });
-      },
-    });
-    await call(download, 'http://x/api/test.csv');
-    expect(seen).toEqual([1, 1, 0]);
-    expect(metrics.answering()).toBe(0);
-  });
-
   it('refuses a viewer on an admins-only route with 403 forbidden_role, and the read never runs', async () => {
     vi.stubEnv('DASHBOARD_USERS', 'ada:s3cret,vic:v1ew3r');
     vi.stubEnv('DASHBOARD_ADMINS', 'ada');

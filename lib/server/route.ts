@@ -103,18 +103,12 @@ function gated(
   return async (request, route) => {
     const requestId = crypto.randomUUID();
     const started = performance.now();
-    // A person waits on this answer (a download's answer is its stream, read at the client's pace): an
-    // export's next rows give way meanwhile (export.ts).
-    const waitedOn = !options.download;
-    if (waitedOn) runtime().metrics.requestStarted();
     let response: Response;
     try {
       const context = await gate(request, requestId, options.admin ?? false);
       response = await answer(request, context, route);
     } catch (error) {
       response = failureResponse(toFailure(error, options.subject, requestId));
-    } finally {
-      if (waitedOn) runtime().metrics.requestEnded();
     }
     finish(request, requestId, response, options.download);
     runtime().metrics.recordRequest(

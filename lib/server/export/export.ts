@@ -35,12 +35,6 @@ export type ExportInput = ListState & { contacts: boolean; live: boolean; column
 const ROWS_PER_CHUNK = 500;
 const encoder = new TextEncoder();
 
-/**
- * How long an export's next chunk waits at most for people's requests to be answered: about a chunk's own
- * time, so a busy dashboard halves an export's pace at most.
- */
-const GIVE_WAY_MS = 25;
-
 function csvResponse(
   body: ReadableStream<Uint8Array>,
   count: number,
@@ -183,11 +177,6 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
         written += message.rows;
         if (message.rows) controller.enqueue(message.bytes);
         if (!message.done) {
-          // The next rows wait while people's requests are answered (PostgreSQL's backend reading them, and
-          // V8's shared threads, run at the process's priority, not the workers' nice 10), a chunk's time at
-          // most: the export never stops while people keep the dashboard busy.
-          await runtime().metrics.idle(GIVE_WAY_MS);
-          if (finished) return;
           opener.postMessage('more');
           return;
         }

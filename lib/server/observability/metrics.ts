@@ -85,9 +85,6 @@ export function createMetrics({ enabled, now = Date.now }: { enabled: boolean; n
   const recent: { at: number; ms: number; outcome: string }[] = [];
   /** When a person last asked for something (an API request or a page; probes and scrapes are not people). */
   let lastUserAt = Number.NEGATIVE_INFINITY;
-  /** People's API requests being answered now, and what waits for there to be none (`idle`). */
-  let answering = 0;
-  let idleWaiters: (() => void)[] = [];
   return {
     registry: m.registry,
     /** A finished API request. `route` is the handler's pattern, e.g. `/api/collections/[id]`. */
@@ -119,39 +116,6 @@ export function createMetrics({ enabled, now = Date.now }: { enabled: boolean; n
      */
     usersWithin(ms: number, at = now()): boolean {
       return at - lastUserAt <= ms;
-    },
-    /**
-     * A person's API request began being answered (route.ts `gated`: not the operating routes, not a
-     * download, whose answer is its stream); `requestEnded` when its answer was made.
-     */
-    requestStarted() {
-      answering++;
-    },
-    requestEnded() {
-      answering = Math.max(0, answering - 1);
-      if (answering > 0 || !idleWaiters.length) return;
-      const waiting = idleWaiters;
-      idleWaiters = [];
-      for (const resume of waiting) resume();
-    },
-    /** How many people's API requests are being answered now. */
-    answering: () => answering,
-    /**
-     * Resolves once no person's API request is being answered, or after `atMostMs` whatever happens: how
-     * background work (an export's next rows) gives way to the requests people wait on without ever
-     * stopping while they keep the dashboard busy.
-     */
-    idle(atMostMs: number): Promise<void> {
-      if (answering === 0) return Promise.resolve();
-      return new Promise((resolve) => {
-        const resume = () => {
-          clearTimeout(timer);
-          idleWaiters = idleWaiters.filter((w) => w !== resume);
-          resolve();
-        };
-        const timer = setTimeout(resume, atMostMs);
-        idleWaiters.push(resume);
-      });
     },
     /** Latency percentiles and outcomes of the upstream reads of the last five minutes. */
     upstreamWindow(at = now()) {
