@@ -444,11 +444,14 @@ test.describe('the collections list', () => {
 
     await page.goBack();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    // The list settled (its refetch on return done, nothing left to move the rows) before a click by position.
+    const third = rows.nth(2).getByRole('link', { name: data[2]!.reference, exact: true });
+    await expect(third).toHaveAttribute('href', `/collections/${data[2]!.id}`);
+    await expect(ui(page).table).not.toHaveAttribute('aria-busy', 'true');
+    await expectHydrated(ui(page).next);
+    await third.hover();
     const popup = context.waitForEvent('page');
-    await rows
-      .nth(2)
-      .getByRole('link', { name: data[2]!.reference, exact: true })
-      .click({ modifiers: ['ControlOrMeta'] });
+    await third.click({ modifiers: ['ControlOrMeta'] });
     await expect(await popup).toHaveURL((url) => url.pathname === `/collections/${data[2]!.id}`);
     expect(new URL(page.url()).pathname).toBe('/collections');
 
