@@ -116,18 +116,18 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
   };
   // Small heaps for the workers: each holds a few chunks of 500 rows (about 0.5 MB each) at a time, and
   // garbage collected early keeps RSS flat (a heap past its cap ends the worker: the export fails, never short).
-  const resourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 16 };
+  const readerLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 16 };
   // The opener allocates about 10 KB a row (a decipher per contact, csv-stringify's cells). With 4 MB of
   // young generation it collected ~120 times a second and ran a full collection ~6 times a second, whose
   // optimised code went with them: V8's shared threads (at the process's priority, not the worker's nice
   // 10) spent two thirds of their time compiling csv-stringify and the decipher again. 16 MB, 1,000,000
-  // rows with contacts from PostgreSQL: 16.6-18.3k -> 23.4-28.2k rows/s, RSS growth +50 -> +63-71 MB
-  // (32 MB: 30k rows/s, +85 MB). bench/README "The export's opener and its garbage".
+  // rows with contacts from PostgreSQL, six runs: 16.6-18.3k -> 22.6-30.9k rows/s, RSS growth +50 -> +62-74
+  // MB (32 MB: 30k rows/s, +85 MB). bench/README "The export's opener and its garbage".
   const openerLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 32 };
   const reader = new Worker(new URL('./index-export-worker.ts', import.meta.url), {
     workerData: job,
     transferList: [port1],
-    resourceLimits,
+    resourceLimits: readerLimits,
   });
   const opener = new Worker(new URL('./index-export-opener.ts', import.meta.url), {
     workerData: openerJob,
