@@ -134,6 +134,11 @@ export type AppDatabase = {
    * or `namesound`, `token` the form's keyed token, `word` the `name` token of a word it forgives.
    */
   name_words: { account: number; kind: string; token: string; word: string };
+  /**
+   * PostgreSQL only (migration 0023, kept by triggers on `contact_tokens`): how many rows hold each `name`
+   * token of an account.
+   */
+  name_counts: { account: number; token: string; n: number | string };
   sync_state: {
     account: number;
     /** The next list page the full scan reads (its checkpoint). */

@@ -815,6 +815,80 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(await store.indexedCount()).toBe(200);
     });
 
+    onPostgres('keeps each name token’s count with its rows, whatever writes or deletes them', async () => {
+      // PostgreSQL's triggers (migration 0023) count a `name` token's rows in the transaction that writes
+      // them: what a search by one common name word reads instead of counting the token's range.
+      const counts = async () =>
+        (
+          await sql<{ account: number; token: string; n: string }>`select account, token, n from name_counts
+            order by account, token`.execute(store.db)
+        ).rows.map((r) => `${r.account} ${r.token} ${r.n}`);
+      const truth = async () =>
+        (
+          await sql<{ account: number; token: string; n: string }>`select account, token, count(*) as n
+            from contact_tokens where kind = 'name' group by account, token order by account, token`.execute(store.db)
+        ).rows.map((r) => `${r.account} ${r.token} ${r.n}`);
+      const agree = async (step: string) => {
+        const kept = await counts();
+        expect(kept.length, step).toBeGreaterThan(0);
+        expect(kept, step).toEqual(await truth());
+      };
+      await agree('written');
+      const okafor = blindKeys(SECRET).token('name', 'okafor');
+      const countOf = async (token: string) =>
+        Number(
+          (await sql<{ n: string }>`select n from name_counts where token = ${token}`.execute(store.db)).rows[0]?.n ??
+            0,
+        );
+      expect(await countOf(okafor)).toBe(2);
+
+      // A contact renamed: the old name's count goes down, the new one's up.
+      await store.upsert(
+        [
+          collection('pay_3', {
+            ...RECORDS[2]!,
+            contact: { ...RECORDS[2]!.contact, lastName: 'Eze' },
+            updatedAt: '2026-11-21T00:00:00.000Z',
+          }),
+        ],
+        '2026-11-21T00:00:00.000Z',
+      );
+      await agree('renamed');
+      expect(await countOf(okafor)).toBe(1);
+
+      // A first scan's records, staged and merged in bulk; many of one name.
+      const many = Array.from({ length: 120 }, (_, i) =>
+        named(`pay_c${i}`, 'Ada', i % 2 ? 'Okafor' : 'Obi', 1 + (i % 28)),
+      );
+      await store.upsert(many, '2026-11-21T00:00:00.000Z', { bulk: true, stage: true });
+      await store.settleTokens();
+      await agree('merged');
+      expect(await countOf(okafor)).toBe(61);
+      // The searches that read them: one name word's exact matches alone (its count), and a name's start
+      // whose one large form is counted whole ('oka': okafor's 61).
+      const exact = createQueries(store, { walkFrom: 1, forgiveBelow: 1 });
+      expect((await exact.search('ada', noFilters, 1, 10)).count).toBe(120);
+      expect((await exact.search('okafor', noFilters, 7, 10)).data).toHaveLength(1);
+      const started = await createQueries(store, { walkFrom: 1, largeForm: 2 }).search('oka', noFilters, 1, 10);
+      expect([started.count, started.data.length]).toEqual([61, 10]);
+
+      // Rows a completed scan did not see go, and their counts with them; a count fallen to 0 leaves no row.
+      await store.saveState({ scan_started_at: '2026-11-22T00:00:00.000Z' });
+      await store.upsert(many.slice(0, 10), '2026-11-22T00:00:00.000Z');
+      await store.removeUnseen('2026-11-22T00:00:00.000Z');
+      await agree('hidden');
+      expect(
+        Number(
+          (await sql<{ n: string }>`select count(*) as n from name_counts where n <= 0`.execute(store.db)).rows[0]!.n,
+        ),
+      ).toBe(0);
+      expect(await countOf(okafor)).toBe(5);
+
+      // Every row of the account deleted (an account pruned): none of its counts left.
+      await sql`delete from contact_tokens`.execute(store.db);
+      expect(await counts()).toEqual([]);
+    });
+
     it('keeps a collection the list does not return, opened by its id: searchable, counted apart, never hidden by a scan', async () => {
       const standalone = collection('pay_s1', {
         type: 'standalone',

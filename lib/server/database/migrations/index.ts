@@ -22,6 +22,7 @@ import * as m0019 from './0019-drift-acknowledged';
 import * as m0020 from './0020-staged-tokens';
 import * as m0021 from './0021-room-to-mark-seen';
 import * as m0022 from './0022-visible-pages-kept';
+import * as m0023 from './0023-name-counts';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-staged-tokens': m0020,
   '0021-room-to-mark-seen': m0021,
   '0022-visible-pages-kept': m0022,
+  '0023-name-counts': m0023,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
