@@ -14,6 +14,11 @@ import { dialectOf } from '@/lib/server/database/dialect';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
+  // No write between the counts read below and the triggers that keep them (replicas still running the
+  // version before): the table's writers wait for this transaction (a few seconds at 1,000,000), its readers
+  // do not. The lock may wait for a leader's vacuum (~25 s at 1,000,000), longer than the connection's 15 s.
+  await sql`set local lock_timeout = '2min'`.execute(db);
+  await sql`lock table contact_tokens in share row exclusive mode`.execute(db);
   await sql`create table name_counts (
     account integer not null,
     token text collate "C" not null,
