@@ -11,6 +11,7 @@ import { storeKinds } from '@/test/stores';
 import { blindKeys } from './blind';
 import { storedPhone } from './phones';
 import { migrationProvider } from '../database/migrations';
+import * as migration from '../database/migrations/0023-name-counts';
 import { createQueries, trigramQuery } from './queries';
 import { openIndexStore, type IndexStore } from './store';
 
@@ -871,6 +872,18 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect((await exact.search('okafor', noFilters, 7, 10)).data).toHaveLength(1);
       const started = await createQueries(store, { walkFrom: 1, largeForm: 2 }).search('oka', noFilters, 1, 10);
       expect([started.count, started.data.length]).toEqual([61, 10]);
+      // Read from the table, not counted: a count set wrong shows (past the 5,000 a name word's rows are
+      // otherwise bounded by), and set right again, agrees.
+      const ada = blindKeys(SECRET).token('name', 'ada');
+      await sql`update name_counts set n = 6000 where token = ${ada}`.execute(store.db);
+      expect((await exact.search('ada', noFilters, 1, 10)).count).toBe(6000);
+      await sql`update name_counts set n = 120 where token = ${ada}`.execute(store.db);
+      await agree('set right');
+
+      // An index made before the counts: the migration counts what is there.
+      await migration.down(store.db as Kysely<unknown>);
+      await store.db.transaction().execute((trx) => migration.up(trx as unknown as Kysely<unknown>));
+      await agree('migrated');
 
       // Rows a completed scan did not see go, and their counts with them; a count fallen to 0 leaves no row.
       await store.saveState({ scan_started_at: '2026-11-22T00:00:00.000Z' });

@@ -19,6 +19,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // do not. The lock may wait for a leader's vacuum (~25 s at 1,000,000), longer than the connection's 15 s.
   await sql`set local lock_timeout = '2min'`.execute(db);
   await sql`lock table contact_tokens in share row exclusive mode`.execute(db);
+  // The counts must be read after the lock: at a stricter isolation the transaction's snapshot is older (the
+  // migrator's first read) and would miss what was written since, a count short for ever.
+  const { rows } = await sql<{ level: string }>`select current_setting('transaction_isolation') as level`.execute(db);
+  if (rows[0]?.level !== 'read committed')
+    throw new Error(
+      `migration 0023 counts name tokens under a lock and needs the default isolation, read committed (this session: ${rows[0]?.level})`,
+    );
   await sql`create table name_counts (
     account integer not null,
     token text collate "C" not null,
@@ -27,7 +34,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   )`.execute(db);
   await sql`insert into name_counts (account, token, n)
     select account, token, count(*) from contact_tokens where kind = 'name' group by account, token`.execute(db);
-  // In token order: two transactions counting the same tokens lock their rows in the same order (no deadlock).
+  // An account's writes are one at a time already (the index's advisory lock per account, every replica's); in
+  // token order besides, so a statement takes its counts' row locks in one order.
   await sql`create function name_counts_added() returns trigger language plpgsql as $$
     begin
       insert into name_counts as c (account, token, n)
