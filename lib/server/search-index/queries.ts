@@ -1226,9 +1226,10 @@ export function createQueries(
     const arms = otherArms(plan);
     const [lo, op, hi] = referenceRange(plan);
     // One name word and nothing else: its token's rows, each id once.
-    const oneWord = plan.referenceNone && arms.length === 1 && plan.names.length === 1;
+    const oneWord =
+      plan.referenceNone && arms.length === 1 && plan.names.length === 1 ? keys.token('name', plan.names[0]!) : null;
     // PostgreSQL keeps each name token's count (`nameCount`): one row read, not the range counted.
-    const counted = oneWord && dialect === 'postgres' ? await nameCount(keys.token('name', plan.names[0]!)) : null;
+    const counted = oneWord !== null && dialect === 'postgres' ? await nameCount(oneWord) : null;
     // Counted first by their ids alone: a common name's arm stops at the bound without reading a row.
     const others =
       counted !== null
@@ -1266,7 +1267,7 @@ export function createQueries(
     }
     // One name word and nothing else: its token's key range, each id once (a common first name's 41,483
     // ids were grouped to be counted: 8.8 ms against 4 at 1,000,000 on SQLite).
-    if (oneWord) return { count: counted ?? (await nameCount(keys.token('name', plan.names[0]!))), fewOthers: false };
+    if (oneWord !== null) return { count: counted ?? (await nameCount(oneWord)), fewOthers: false };
     const { n } = await db
       .with('matches', () => candidates(plan))
       .selectFrom('matches')
