@@ -95,8 +95,6 @@ export type SearchPlan = {
 
 /** A result's rank (contract 7a): exact kinds, then a name's start, then a name that sounds alike. */
 export const RANK = { exact: 0, prefix: 1, sounds: 2 } as const;
-/** A search's match: a row's id and its best rank. */
-type Hit = { id: string; rank: number | string };
 
 /** Whether a plan has matches of more than one rank (its results are ordered by rank first). */
 export const isRanked = (plan: SearchPlan) => plan.nameWords.length > 0 || plan.fragment !== null;
@@ -1365,45 +1363,45 @@ export function createQueries(
    * the other matches are grouped, each asked whether the form holds it too. At 1,000,000 on SQLite: 21 ms
    * grouped, ~6 ms so.
    */
-  async function rankSizes(plan: SearchPlan, withFew: boolean): Promise<{ sizes: number[]; few?: Hit[] }> {
+  /** A rank's ids as one JSON array, in `rankSizes`' statement (its `sizes` row's rank). */
+  const idsOfRank =
+    dialect === 'sqlite'
+      ? sql`select json_group_array(h.id) from hits as h where h.rank = sizes.rank`
+      : sql`select json_agg(h.id) from hits as h where h.rank = sizes.rank`;
+  /** A JSON array of ids as read back: text from SQLite, parsed already from PostgreSQL. */
+  const idsFrom = (value: unknown): string[] =>
+    value == null ? [] : ((typeof value === 'string' ? JSON.parse(value) : value) as string[]);
+
+  async function rankSizes(plan: SearchPlan, withFew: boolean): Promise<{ sizes: number[]; few?: string[][] }> {
     const big = largestForm(plan);
     if (!big) {
-      if (!withFew) {
-        const sizes = await withHits(plan)
-          .selectFrom('hits')
-          .select(['hits.rank', sql<number | string>`count(*)`.as('n')])
-          .groupBy('hits.rank')
-          .execute();
-        return { sizes: Object.values(RANK).map((r) => Number(sizes.find((s) => Number(s.rank) === r)?.n ?? 0)) };
-      }
-      // Each rank's size rides on every row as a window; the rows themselves only when there are fewer than
-      // `walkFrom` (the page then walks for them, `fewMatches`), else the first alone, for the sizes. One
-      // statement where there were two, each planning and finding the matches again: 'José Okafar' (2,074
-      // of 1,000,000) spent ~4 ms of PostgreSQL's time and a round trip on the second.
-      const rows = (await withHits(plan)
-        .with('sized', (cte) =>
+      // With the sizes, when they add up to fewer than `walkFrom` (the page then walks for them: `fewMatches`),
+      // each rank's ids as one JSON array: one statement where there were two, each planning and finding the
+      // matches again, and three values where there were 2,074 rows of two ('José Okafar', 1,000,000
+      // collections: the second statement ~4 ms of PostgreSQL's time, its rows ~2 ms of the request thread's).
+      const few = Number.isFinite(walkFrom)
+        ? sql<unknown>`case when (select sum(s.n) from sizes as s) < ${walkFrom} then (${idsOfRank}) end`
+        : sql<unknown>`(${idsOfRank})`;
+      const rows = await withHits(plan)
+        .with('sizes', (cte) =>
           cte
             .selectFrom('hits')
-            .select([
-              'hits.id',
-              'hits.rank',
-              sql<number | string>`row_number() over ()`.as('nth'),
-              sql<number | string>`count(*) over ()`.as('total'),
-              ...Object.values(RANK).map((r) =>
-                sql<number | string>`sum(case when hits.rank = ${sql.lit(r)} then 1 else 0 end) over ()`.as(`n${r}`),
-              ),
-            ]),
+            .select(['hits.rank', sql<number | string>`count(*)`.as('n')])
+            .groupBy('hits.rank'),
         )
-        .selectFrom('sized')
-        .selectAll()
-        .$if(Number.isFinite(walkFrom), (qb) =>
-          qb.where((eb) => eb.or([eb('sized.total', '<', walkFrom), eb('sized.nth', '=', 1)])),
-        )
-        .execute()) as (Hit & { total: number | string } & Record<string, number | string>)[];
-      const first = rows[0];
-      const sizes = Object.values(RANK).map((r) => Number(first?.[`n${r}`] ?? 0));
-      const total = Number(first?.total ?? 0);
-      return { sizes, few: total < walkFrom ? rows.map((h) => ({ id: h.id, rank: Number(h.rank) })) : undefined };
+        .selectFrom('sizes')
+        .select(['sizes.rank', 'sizes.n'])
+        .$if(withFew, (qb) => qb.select(few.as('ids')))
+        .execute();
+      const byRank = (r: number) => rows.find((row) => Number(row.rank) === r);
+      const sizes = Object.values(RANK).map((r) => Number(byRank(r)?.n ?? 0));
+      const read = rows.length > 0 && rows.every((row) => 'ids' in row && row.ids != null);
+      return {
+        sizes,
+        few: read
+          ? Object.values(RANK).map((r) => idsFrom((byRank(r) as { ids?: unknown } | undefined)?.ids))
+          : undefined,
+      };
     }
     const word = plan.nameWords[0]!;
     const rest: SearchPlan = {
@@ -1606,19 +1604,12 @@ export function createQueries(
     limit: number,
     count: number,
     indexed: number,
-    /** The matches when already read (`rankSizes`). */
-    known?: Hit[],
+    /** Each rank's ids when already read (`rankSizes`). */
+    known?: string[][],
   ) {
     if (!walksFew(sort) || (pageNumber * limit * indexed) / count > WALK_AT_MOST) return null;
     // All of them (fewer than `walkFrom` when counted; a few more may have been written since).
-    const hits =
-      known ??
-      (await withHits(plan)
-        .selectFrom('hits')
-        .select(['hits.id', 'hits.rank'])
-        .limit(2 * count + 100)
-        .execute());
-    const byRank = Object.values(RANK).map((r) => hits.filter((h) => Number(h.rank) === r).map((h) => h.id));
+    const byRank = known ?? (await fewHits(plan, count));
     const narrow = await acrossRanks(
       byRank.map((ids) => ids.length),
       pageNumber,
@@ -1640,7 +1631,17 @@ export function createQueries(
         );
       },
     );
-    return { narrow, count: hits.length };
+    return { narrow, count: byRank.reduce((n, ids) => n + ids.length, 0) };
+  }
+
+  /** Each rank's ids of a search's few matches (fewer than `walkFrom` when counted). */
+  async function fewHits(plan: SearchPlan, count: number) {
+    const hits = await withHits(plan)
+      .selectFrom('hits')
+      .select(['hits.id', 'hits.rank'])
+      .limit(2 * count + 100)
+      .execute();
+    return Object.values(RANK).map((r) => hits.filter((h) => Number(h.rank) === r).map((h) => h.id));
   }
 
   /** The words of each summary's e-mail local part, as its contact was opened (for `matchedFields`). */
