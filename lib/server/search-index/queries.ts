@@ -1361,13 +1361,6 @@ export function createQueries(
     return rows;
   }
 
-  /**
-   * How many rows each rank of a ranked search holds (each row once, at its best rank). Every match is
-   * grouped by id, unless one form of a single word holds most of them (a 3-letter prefix: 'Oka', the
-   * 50,494 records of 'Okafor'): that form's key range is counted as it is (each id once already), and only
-   * the other matches are grouped, each asked whether the form holds it too. At 1,000,000 on SQLite: 21 ms
-   * grouped, ~6 ms so.
-   */
   /** A rank's ids as one JSON array, in `rankSizes`' statement (its `sizes` row's rank). */
   const idsOfRank =
     dialect === 'sqlite'
@@ -1377,6 +1370,14 @@ export function createQueries(
   const idsFrom = (value: unknown): string[] =>
     value == null ? [] : ((typeof value === 'string' ? JSON.parse(value) : value) as string[]);
 
+  /**
+   * How many rows each rank of a ranked search holds (each row once, at its best rank). Every match is
+   * grouped by id, unless one form of a single word holds most of them (a 3-letter prefix: 'Oka', the
+   * 50,494 records of 'Okafor'): that form's key range is counted as it is (each id once already), and only
+   * the other matches are grouped, each asked whether the form holds it too. At 1,000,000 on SQLite: 21 ms
+   * grouped, ~6 ms so. `withFew`: when the matches are grouped and fewer than `walkFrom` in all, each rank's
+   * ids too (`few`, for `fewMatches`).
+   */
   async function rankSizes(plan: SearchPlan, withFew: boolean): Promise<{ sizes: number[]; few?: string[][] }> {
     const big = largestForm(plan);
     if (!big) {
@@ -1589,19 +1590,20 @@ export function createQueries(
     return rows.length < take ? null : rows;
   }
 
+  /** Whether a search's few matches are walked for in this order (`fewMatches`): creation order only. */
+  const walksFew = (sort: Sort) => walkFew && SORT_COLUMN[sort][0] === 'created_at';
+
   /**
    * A search's page in creation order when its matches are few (below `walkFrom`) but spread wide enough
    * that a walk reaches a page soon (a name that sounds like another: 'José Okafar', 2,074 of 1,000,000; a
-   * first and last name): its matches read once as ids with their ranks, then each rank's page walked in the order
-   * through the created-time index (which holds every column a page shows), each row asked only whether its
-   * id is one of them (a hash probe); a rank whose page the walk would not reach soon is looked up by id.
+   * first and last name): its matches read once, each rank's ids as one JSON array (by `rankSizes` with the
+   * ranks' sizes, or here), then each rank's page walked in the order through the created-time index (which
+   * holds every column a page shows), each row asked only whether its id is one of them (a hash probe); a
+   * rank whose page the walk would not reach soon is looked up by id.
    * Looking every match up to sort them (what `page` does) was 2,074 lookups by key: 17.6 of the page's
    * 23.6 ms on PostgreSQL. Its count is theirs (exact: `countMatches` may only bound it). Null for the other
    * orders and when the walk would read far (`page` then).
    */
-  /** Whether a search's few matches are walked for in this order (`fewMatches`): creation order only. */
-  const walksFew = (sort: Sort) => walkFew && SORT_COLUMN[sort][0] === 'created_at';
-
   async function fewMatches(
     plan: SearchPlan,
     sort: Sort,
