@@ -52,8 +52,9 @@ export type SearchPlan = {
   referenceWhole: boolean;
   /**
    * Whether no reference of the account matches (`planOf` asks, one seek of the references' index): a walk
-   * then asks its rows for the other kinds only. Asked of each row, a reference is read from the table, not
-   * the order's covering index: a common first name's page 50 took 48 ms instead of 10 at 1,000,000.
+   * then asks its rows for the other kinds only (asked of each row, a reference is read from the table, not
+   * the order's covering index: a common first name's page 50 took 48 ms instead of 10 at 1,000,000), and
+   * `countMatches` does not count the range again.
    */
   referenceNone?: boolean;
   names: string[];
@@ -644,10 +645,6 @@ export function createQueries(
   }
 
   /**
-   * Whether a row matches a plan, asked of one row (the arms of `candidates` as a condition): its own
-   * reference and id, and each token looked up by the whole primary key.
-   */
-  /**
    * Whether the row holds any of these tokens of a kind, each looked up by the whole primary key. `perRow`:
    * a walk that reads few rows of many matches (`probedPerRow`) has PostgreSQL probe the key once a row;
    * else it may hash the tokens' whole key ranges first (what it chooses from its estimates).
@@ -680,6 +677,10 @@ export function createQueries(
    */
   const probedPerRow = (expected: number, matches: number) => expected * probeCostInIds <= matches;
 
+  /**
+   * Whether a row matches a plan, asked of one row (the arms of `candidates` as a condition): its own
+   * reference and id, and each token looked up by the whole primary key.
+   */
   function matchesRow(plan: SearchPlan, perRow: boolean) {
     return (eb: ExpressionBuilder<SearchDb, 'collections'>) => {
       const has = (kind: TokenKind, token: string) => holds(eb, kind, [token], perRow);
@@ -1075,12 +1076,6 @@ export function createQueries(
     };
   }
 
-  /**
-   * A page of rows and how many there are. A search's rows are its candidates, found once: the count rides
-   * on the page as a window (a common first and last name, 2,161 of 1,000,000 collections, was found twice,
-   * once for the page and once for the count). A list's count reads an index of its own, and its page the
-   * first rows of another: one query would read every row of the account.
-   */
   /** Rows in a sort's order from `offset`: ties (equal amounts, equal times) by id, so pages never repeat or skip a row. */
   function inOrder<S extends ListRows>(rows: S, sort: Sort, offset: number, limit: number) {
     const [column, direction] = SORT_COLUMN[sort];
@@ -1091,6 +1086,12 @@ export function createQueries(
       .offset(offset);
   }
 
+  /**
+   * A page of rows and how many there are. A search's rows are its candidates, found once: the count rides
+   * on the page as a window (a common first and last name, 2,161 of 1,000,000 collections, was found twice,
+   * once for the page and once for the count). A list's count reads an index of its own, and its page the
+   * first rows of another: one query would read every row of the account.
+   */
   async function page(
     query: Rows | ListRows,
     sort: Sort,
@@ -1479,6 +1480,9 @@ export function createQueries(
   async function tieredPage(plan: SearchPlan, filters: Filters, pageNumber: number, limit: number) {
     const { sort } = filters;
     const [{ sizes: byRank, few }, indexed] = await Promise.all([
+      // The few ids are read whenever the order is walked for them; a deep page (or a page of more than 41
+      // rows of 2,074 matches in 1,000,000) then looks its rows up instead, and the ids (~0.3 ms parsed) go
+      // unused: the page's own test needs the count.
       rankSizes(plan, walksFew(sort)),
       store.indexedCount(),
     ]);
@@ -1615,7 +1619,6 @@ export function createQueries(
     known?: string[][],
   ) {
     if (!walksFew(sort) || (pageNumber * limit * indexed) / count > WALK_AT_MOST) return null;
-    // All of them (fewer than `walkFrom` when counted; a few more may have been written since).
     const byRank = known ?? (await fewHits(plan));
     const narrow = await acrossRanks(
       byRank.map((ids) => ids.length),
@@ -1642,9 +1645,9 @@ export function createQueries(
   }
 
   /**
-   * Each rank's ids of a search's few matches (fewer than `walkFrom` when counted; a few more may have been
-   * written since), as one JSON array a rank: 'Okafor José''s 2,000 rows of two were ~2 ms of the request
-   * thread's parsing.
+   * Each rank's ids of a search's few matches, as one JSON array a rank: 'Okafor José''s 2,000 rows of two
+   * were ~2 ms of the request thread's parsing. Not bounded: they were fewer than `walkFrom` when counted,
+   * milliseconds before, and a sync step writes one page of records at most in between.
    */
   async function fewHits(plan: SearchPlan) {
     const ids = dialect === 'sqlite' ? sql<unknown>`json_group_array(hits.id)` : sql<unknown>`json_agg(hits.id)`;

@@ -93,35 +93,40 @@ describe.each(storeKinds())('on $name', (kind) => {
    * count.
    */
   async function walkedAsLooked(q: string, filters: typeof noFilters, pageNumber: number, limit: number) {
-    const [walked, short, looked, unread, merged, large, few, fewShort, probed, hashed] = await Promise.all([
-      createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
-      createQueries(store, { walkFrom: 1, walkReadsAtMost: 12 }).search(q, filters, pageNumber, limit),
-      createQueries(store, { walkFrom: Infinity, walkFew: false }).search(q, filters, pageNumber, limit),
-      // A fragment's matches read by each statement, not once by the plan.
-      createQueries(store, { walkFrom: Infinity, fragmentInlineAtMost: 0 }).search(q, filters, pageNumber, limit),
-      // Two words' forms merged as sets, not looked up as pairs (too many forms to pair).
-      createQueries(store, { walkFrom: Infinity, pairsAtMost: 0 }).search(q, filters, pageNumber, limit),
-      // A single word's one large form counted by its key range, the other matches grouped (`rankSizes`).
-      createQueries(store, { walkFrom: 1, largeForm: 2 }).search(q, filters, pageNumber, limit),
-      // A search's few matches read as ids, then each rank walked for them (`fewMatches`), with the
-      // walk's usual reach and with a short one (a page it cannot fill there is looked up by id).
-      createQueries(store, { walkFrom: Infinity, walkFew: true }).search(q, filters, pageNumber, limit),
-      createQueries(store, { walkFrom: Infinity, walkFew: true, walkReadsAtMost: 12 }).search(
-        q,
-        filters,
-        pageNumber,
-        limit,
-      ),
-      // A walk's rows (and the large form's other matches) asked for their tokens one by one, and the same
-      // left to the planner, which may hash the tokens' ids first (`probedPerRow`).
-      createQueries(store, { walkFrom: 1, largeForm: 2, probeCostInIds: 0 }).search(q, filters, pageNumber, limit),
-      createQueries(store, { walkFrom: 1, largeForm: 2, probeCostInIds: Infinity }).search(
-        q,
-        filters,
-        pageNumber,
-        limit,
-      ),
-    ]);
+    const [walked, short, looked, unread, merged, large, few, fewShort, fewWithSizes, fewAfterLarge, probed, hashed] =
+      await Promise.all([
+        createQueries(store, { walkFrom: 1 }).search(q, filters, pageNumber, limit),
+        createQueries(store, { walkFrom: 1, walkReadsAtMost: 12 }).search(q, filters, pageNumber, limit),
+        createQueries(store, { walkFrom: Infinity, walkFew: false }).search(q, filters, pageNumber, limit),
+        // A fragment's matches read by each statement, not once by the plan.
+        createQueries(store, { walkFrom: Infinity, fragmentInlineAtMost: 0 }).search(q, filters, pageNumber, limit),
+        // Two words' forms merged as sets, not looked up as pairs (too many forms to pair).
+        createQueries(store, { walkFrom: Infinity, pairsAtMost: 0 }).search(q, filters, pageNumber, limit),
+        // A single word's one large form counted by its key range, the other matches grouped (`rankSizes`).
+        createQueries(store, { walkFrom: 1, largeForm: 2 }).search(q, filters, pageNumber, limit),
+        // A search's few matches read as ids, then each rank walked for them (`fewMatches`), with the
+        // walk's usual reach and with a short one (a page it cannot fill there is looked up by id).
+        createQueries(store, { walkFrom: Infinity, walkFew: true }).search(q, filters, pageNumber, limit),
+        createQueries(store, { walkFrom: Infinity, walkFew: true, walkReadsAtMost: 12 }).search(
+          q,
+          filters,
+          pageNumber,
+          limit,
+        ),
+        // The few matches' ids read with the ranks' sizes, as they are below the threshold (`rankSizes`), and
+        // read on their own after a large form's count.
+        createQueries(store, { walkFrom: 1_000_000 }).search(q, filters, pageNumber, limit),
+        createQueries(store, { walkFrom: Infinity, largeForm: 2 }).search(q, filters, pageNumber, limit),
+        // A walk's rows (and the large form's other matches) asked for their tokens one by one, and the same
+        // left to the planner, which may hash the tokens' ids first (`probedPerRow`).
+        createQueries(store, { walkFrom: 1, largeForm: 2, probeCostInIds: 0 }).search(q, filters, pageNumber, limit),
+        createQueries(store, { walkFrom: 1, largeForm: 2, probeCostInIds: Infinity }).search(
+          q,
+          filters,
+          pageNumber,
+          limit,
+        ),
+      ]);
     const seen = (page: typeof walked) => ({
       q,
       sort: filters.sort,
@@ -137,6 +142,8 @@ describe.each(storeKinds())('on $name', (kind) => {
     expect(seen(large)).toEqual(seen(looked));
     expect(seen(few)).toEqual(seen(looked));
     expect(seen(fewShort)).toEqual(seen(looked));
+    expect(seen(fewWithSizes)).toEqual(seen(looked));
+    expect(seen(fewAfterLarge)).toEqual(seen(looked));
     expect(seen(probed)).toEqual(seen(looked));
     expect(seen(hashed)).toEqual(seen(looked));
     return [walked, looked] as const;
