@@ -546,6 +546,29 @@ describe.each(storeKinds())('on $name', (kind) => {
       for (const hit of page.data) expect(hit.reference.toLowerCase().includes(q.toLowerCase())).toBe(true);
     });
 
+    it('finds every reference that holds a fragment, and no reference that holds its trigrams apart', async () => {
+      const at = '2026-11-10T10:00:00.000Z';
+      await store.upsert(
+        [
+          collection('pay_t1', { reference: 'ZQ-B-C', createdAt: at }),
+          collection('pay_t2', { reference: 'zqbc-1', createdAt: at }),
+          collection('pay_t3', { reference: 'ZQBX-C', createdAt: at }),
+          collection('pay_t4', { reference: 'ZWXY-XYZ', createdAt: at }),
+        ],
+        '2026-11-20T00:00:00.000Z',
+      );
+      const found = async (q: string) => ids(await createQueries(store).search(q, noFilters, 1, 100)).sort();
+      // Three characters (one trigram: the index's match is the answer) and more (each key checked).
+      expect(await found('zq-')).toEqual(['pay_t1']);
+      expect(await found('b-c')).toEqual(['pay_t1']);
+      expect(await found('QBC')).toEqual(['pay_t2']);
+      expect(await found('x-c')).toEqual(['pay_t3']);
+      expect(await found('zqb')).toEqual(['pay_t2', 'pay_t3']);
+      // 'wxyz''s two trigrams are both in 'zwxy-xyz', apart.
+      expect(await found('wxy-')).toEqual(['pay_t4']);
+      expect(await found('wxyz')).toEqual([]);
+    });
+
     it('reads quotes as punctuation, not as an operator', async () => {
       expect(ids(await search('"Okafor"'))).toEqual(ids(await search('Okafor')));
     });
