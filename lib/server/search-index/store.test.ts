@@ -554,16 +554,21 @@ describe.each(storeKinds())('on $name', (kind) => {
           collection('pay_t2', { reference: 'zqbc-1', createdAt: at }),
           collection('pay_t3', { reference: 'ZQBX-C', createdAt: at }),
           collection('pay_t4', { reference: 'ZWXY-XYZ', createdAt: at }),
+          // NFKC makes these 's' and 'K' (the letters SQLite's case folding would read as ASCII).
+          collection('pay_t5', { reference: 'ZQ-\u017f9\u212a', createdAt: at }),
         ],
         '2026-11-20T00:00:00.000Z',
       );
       const found = async (q: string) => ids(await createQueries(store).search(q, noFilters, 1, 100)).sort();
-      // Three characters (one trigram: the index's match is the answer) and more (each key checked).
-      expect(await found('zq-')).toEqual(['pay_t1']);
+      // Three characters from a reference's middle (one trigram: the index's match is the answer) and more
+      // (each key checked).
+      expect(await found('q-b')).toEqual(['pay_t1']);
       expect(await found('b-c')).toEqual(['pay_t1']);
       expect(await found('QBC')).toEqual(['pay_t2']);
       expect(await found('x-c')).toEqual(['pay_t3']);
-      expect(await found('zqb')).toEqual(['pay_t2', 'pay_t3']);
+      expect(await found('qbx')).toEqual(['pay_t3']);
+      expect(await found('s9k')).toEqual(['pay_t5']);
+      expect(await found('q-s')).toEqual(['pay_t5']);
       // 'wxyz''s two trigrams are both in 'zwxy-xyz', apart.
       expect(await found('wxy-')).toEqual(['pay_t4']);
       expect(await found('wxyz')).toEqual([]);
