@@ -1379,11 +1379,13 @@ export function createQueries(
     return rows;
   }
 
-  /** A rank's ids as one JSON array, in `rankSizes`' statement (its `sizes` row's rank). */
-  const idsOfRank =
+  /** A column's values as one JSON array: the aggregate of a group, each store's own function. */
+  const jsonArray = (column: string) =>
     dialect === 'sqlite'
-      ? sql`select json_group_array(h.id) from hits as h where h.rank = sizes.rank`
-      : sql`select json_agg(h.id) from hits as h where h.rank = sizes.rank`;
+      ? sql<unknown>`json_group_array(${sql.ref(column)})`
+      : sql<unknown>`json_agg(${sql.ref(column)})`;
+  /** A rank's ids as one JSON array, in `rankSizes`' statement (its `sizes` row's rank). */
+  const idsOfRank = sql`select ${jsonArray('h.id')} from hits as h where h.rank = sizes.rank`;
   /** A JSON array of ids as read back: text from SQLite, parsed already from PostgreSQL. */
   const idsFrom = (value: unknown): string[] =>
     value == null ? [] : ((typeof value === 'string' ? JSON.parse(value) : value) as string[]);
@@ -1678,10 +1680,9 @@ export function createQueries(
    * milliseconds before, and a sync step writes one page of records at most in between.
    */
   async function fewHits(plan: SearchPlan) {
-    const ids = dialect === 'sqlite' ? sql<unknown>`json_group_array(hits.id)` : sql<unknown>`json_agg(hits.id)`;
     const rows = await withHits(plan)
       .selectFrom('hits')
-      .select(['hits.rank', ids.as('ids')])
+      .select(['hits.rank', jsonArray('hits.id').as('ids')])
       .groupBy('hits.rank')
       .execute();
     return Object.values(RANK).map((r) => idsFrom(rows.find((row) => Number(row.rank) === r)?.ids));
