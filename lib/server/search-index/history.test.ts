@@ -46,6 +46,14 @@ describe.each(storeKinds())('history on $name', (kind) => {
     expect((await createQueries(store).history('pay_hist1')).since).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
+  it('keeps nothing for a record whose texts hold U+0000 seen again unchanged, stored with U+FFFD in its place', async () => {
+    const odd = () =>
+      record({ reference: 'ZN-\u0000', status: 'pending\u0000', amount: { value: 5, currency: 'NGN\u0000' } });
+    await store.upsert([odd()], T1);
+    await store.upsert([odd()], T2);
+    expect(await history()).toEqual([]);
+  });
+
   it('keeps what changed, when it was first seen changed and when the version before was last seen', async () => {
     await store.upsert([record()], T1);
     await store.upsert(

@@ -789,8 +789,8 @@ export function createQueries(
       // A fragment of three ASCII characters is one trigram: the index's match is then the fragment itself
       // (keys are NFKC and lower case, so the index's case folding finds nothing more), and no key is read
       // to check it. '202' (in most references): 10,000 rows of `collections` looked up by key for nothing.
-      // One exception, left: the tokenizer drops U+0000, so a reference holding 'ab\0c' is found by 'abc'
-      // (PostgreSQL cannot store such a reference at all).
+      // The tokenizer drops U+0000, which would make 'ab\0c' a match of 'abc': the index holds none (the sync
+      // writes U+FFFD in its place, migration 0024 did so for what it wrote before).
       const driven = oneTrigram(fragment)
         ? sql<{ id: string; rank: number }>`(select r.id as id, ${sql.lit(RANK.sounds)} as rank
         from reference_fragments cross join reference_fragment_rows as r

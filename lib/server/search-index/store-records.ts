@@ -26,6 +26,34 @@ const listColumns = (c: Collection) => ({
   follow_up: JSON.stringify({ enabled: c.followUp.enabled, channels: c.followUp.channels }),
 });
 
+/** U+0000, which no text the index writes holds (`storable`). */
+const NUL = '\u0000';
+/** What stands for it: Unicode's replacement character, as a decoder writes for what it cannot read. */
+const NUL_STORED = '\uFFFD';
+
+/**
+ * A record as the index can write it: U+0000 in a text it stores (id, reference, type, status, currency)
+ * becomes U+FFFD. PostgreSQL's `text` cannot hold U+0000 (one such record failed its page's write, and the
+ * sync asked for that page again for ever; a live read's write-through faulted the index), and SQLite's
+ * trigram tokenizer drops it (a reference 'ab\0c' was found by 'abc'). What the index writes as JSON (line
+ * items, methods, the snapshot) escapes it already, and the contact is sealed and hashed. The record itself
+ * when it holds none, nearly always: what `prepare` made of it is then found again by `upsert`.
+ */
+export function storable(c: Collection): Collection {
+  const { id, reference, type, status } = c;
+  const { currency } = c.amount;
+  if (![id, reference, type, status, currency].some((text) => text.includes(NUL))) return c;
+  const clean = (text: string) => text.replaceAll(NUL, NUL_STORED);
+  return {
+    ...c,
+    id: clean(id),
+    reference: clean(reference),
+    type: clean(type),
+    status: clean(status),
+    amount: { ...c.amount, currency: clean(currency) },
+  };
+}
+
 /**
  * What a record's write needs that depends on the record alone: its narrow row (but the time it was seen),
  * its details with the sealed contact, its blind tokens with its name words, its phone as stored, its
@@ -467,7 +495,7 @@ export function createRecords(
     async prepare(records: Collection[]): Promise<void> {
       for (let i = 0; i < records.length; i += PREPARED_PER_TURN) {
         await yieldToRequests();
-        for (const c of records.slice(i, i + PREPARED_PER_TURN)) prepared(c);
+        for (const c of records.slice(i, i + PREPARED_PER_TURN)) prepared(storable(c));
       }
     },
     /**
@@ -482,7 +510,7 @@ export function createRecords(
       options: { bulk?: boolean; stage?: boolean } = {},
     ): Promise<void> {
       // The same id twice in one batch (a page that shifted): the last one wins.
-      const unique = [...new Map(records.map((c) => [c.id, c])).values()];
+      const unique = [...new Map(records.map(storable).map((c) => [c.id, c])).values()];
       if (!unique.length) return;
       if (options.stage && !leftoversMet) {
         leftoversMet = true;

@@ -574,6 +574,33 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(await found('wxyz')).toEqual([]);
     });
 
+    it('writes a record whose texts hold U+0000 with U+FFFD in its place, found by what its reference holds', async () => {
+      // PostgreSQL refused such a record (its page's write failed for ever); SQLite's trigram tokenizer
+      // dropped the NUL, and 'abc' found 'ZN-ab\0c'.
+      const at = '2026-11-10T10:00:00.000Z';
+      await store.upsert(
+        [
+          collection('pay_n1', {
+            reference: 'ZN-ab\u0000c',
+            type: 'invoice\u0000',
+            status: 'pending\u0000',
+            amount: { value: 1500, currency: 'NGN\u0000' },
+            createdAt: at,
+          }),
+          collection('pay_n2', { reference: 'ZN-abc', createdAt: at }),
+        ],
+        '2026-11-20T00:00:00.000Z',
+      );
+      const found = async (q: string) => ids(await createQueries(store).search(q, noFilters, 1, 100)).sort();
+      expect(await found('abc')).toEqual(['pay_n2']);
+      expect(await found('b\uFFFDc')).toEqual(['pay_n1']);
+      expect(await found('zn-ab')).toEqual(['pay_n1', 'pay_n2']);
+      const hit = (await createQueries(store).search('zn-ab\uFFFD', noFilters, 1, 10)).data;
+      expect(hit.map((h) => [h.id, h.reference, h.type, h.status, h.amount.currency])).toEqual([
+        ['pay_n1', 'ZN-ab\uFFFDc', 'invoice\uFFFD', 'pending\uFFFD', 'NGN\uFFFD'],
+      ]);
+    });
+
     it('reads quotes as punctuation, not as an operator', async () => {
       expect(ids(await search('"Okafor"'))).toEqual(ids(await search('Okafor')));
     });
@@ -1138,6 +1165,26 @@ describe.each(storeKinds())('on $name', (kind) => {
         expect(stats.rows.map((r) => r.tbl)).toEqual(expect.arrayContaining(['collections', 'contact_tokens']));
       },
     );
+
+    onSqlite('writes U+FFFD where a reference written before held U+0000 (migration 0024)', async () => {
+      await store.upsert(
+        [collection('pay_n3', { reference: 'ZM-abc' }), collection('pay_n4', { reference: 'ZM-abd' })],
+        '2026-11-20T00:00:00.000Z',
+      );
+      const migrator = new Migrator({ db: store.db as Kysely<unknown>, provider: migrationProvider });
+      expect((await migrator.migrateTo('0023-name-counts')).error).toBeUndefined();
+      // As the version before wrote it (SQLite held the NUL; its trigram index dropped it).
+      await sql`update collections set reference_key = ${'zm-ab\u0000c'} where id = 'pay_n3'`.execute(store.db);
+      await sql`update collection_details set reference = ${'ZM-ab\u0000c'} where id = 'pay_n3'`.execute(store.db);
+      const found = async (q: string) => ids(await createQueries(store).search(q, noFilters, 1, 100)).sort();
+      expect(await found('abc')).toEqual(['pay_n3']);
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await found('abc')).toEqual([]);
+      expect(await found('b\uFFFDc')).toEqual(['pay_n3']);
+      expect(await found('abd')).toEqual(['pay_n4']);
+      const [hit] = (await createQueries(store).search('zm-ab\uFFFD', noFilters, 1, 10)).data;
+      expect([hit?.id, hit?.reference]).toEqual(['pay_n3', 'ZM-ab\uFFFDc']);
+    });
 
     onSqlite('reports a full disk from a write as SQLITE_FULL (what the service turns into "off")', async () => {
       const { page_count: pages } = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(store.db)).rows[0]!;

@@ -23,6 +23,7 @@ import * as m0020 from './0020-staged-tokens';
 import * as m0021 from './0021-room-to-mark-seen';
 import * as m0022 from './0022-visible-pages-kept';
 import * as m0023 from './0023-name-counts';
+import * as m0024 from './0024-references-without-nul';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-room-to-mark-seen': m0021,
   '0022-visible-pages-kept': m0022,
   '0023-name-counts': m0023,
+  '0024-references-without-nul': m0024,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
