@@ -177,6 +177,14 @@ describe('filters and sort (the index)', () => {
     });
   });
 
+  it('reads control characters in q as spaces (a pasted line break, a NUL no store can be asked for)', () => {
+    expect(strictQuery('q=ab%00c')).toEqual({ ok: true, value: state(1, 10, { q: 'ab c' }) });
+    expect(strictQuery('q=Okafor%0AJos%C3%A9%09')).toEqual({ ok: true, value: state(1, 10, { q: 'Okafor José' }) });
+    const blank = strictQuery('q=%00%0A%09');
+    expect(blank.ok).toBe(false);
+    if (!blank.ok) expect(blank.param).toBe('q');
+  });
+
   it.each([
     ['sort=newest', 'sort'],
     ['createdFrom=2026-02-30', 'createdFrom'],

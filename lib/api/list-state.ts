@@ -159,9 +159,11 @@ const sortField: Field<Sort> = {
 };
 
 export const MAX_QUERY = 200;
+/** Control characters (a pasted tab or line break, a NUL) read as spaces: no store is asked for them. */
+const queryText = (raw: string) => raw.replace(/\p{Cc}+/gu, ' ').trim();
 const queryField = optional(
   `q must be 1 to ${MAX_QUERY} characters`,
-  (raw) => (raw.trim().length >= 1 && raw.length <= MAX_QUERY ? raw.trim() : INVALID),
+  (raw) => (queryText(raw).length >= 1 && raw.length <= MAX_QUERY ? queryText(raw) : INVALID),
   String,
 );
 

@@ -4,6 +4,7 @@ import { driftOf, type DriftObservation } from '@/lib/api/drift';
 import type { Clock } from '../clock';
 import type { AppDb } from '../database/connect';
 import { DRIFT_BASELINE_KEY } from '../database/schema';
+import { withoutNul } from '../database/text';
 
 /**
  * Collects schema drift from every upstream answer the dashboard parses (the
@@ -93,9 +94,15 @@ export function createDriftCollector(deps: {
       const kind = operation === 'provider' ? 'provider' : 'collection';
       const now = new Date(deps.clock.now()).toISOString();
       for (const record of records) {
-        const id = String((record as { id?: unknown })?.id ?? '');
+        // As the table can keep them: an unknown status 'pending\0' failed every flush on PostgreSQL.
+        const id = withoutNul(String((record as { id?: unknown })?.id ?? ''));
         const once = new Set<string>();
-        for (const o of driftOf(kind, record)) {
+        for (const observed of driftOf(kind, record)) {
+          const o = {
+            ...observed,
+            path: withoutNul(observed.path),
+            ...(observed.value != null && { value: withoutNul(observed.value) }),
+          };
           const key = keyOf(o);
           if (once.has(key)) continue;
           once.add(key);

@@ -52,6 +52,8 @@ describe.each(storeKinds())('history on $name', (kind) => {
     await store.upsert([odd()], T1);
     await store.upsert([odd()], T2);
     expect(await history()).toEqual([]);
+    const [hit] = (await createQueries(store).search('zn-', defaults(filterSchema), 1, 10)).data;
+    expect([hit?.status, hit?.amount.currency]).toEqual(['pending\uFFFD', 'NGN\uFFFD']);
   });
 
   it('keeps what changed, when it was first seen changed and when the version before was last seen', async () => {

@@ -12,6 +12,7 @@ import { storedPhone } from './phones';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
 import { insertRows, isAnyOf } from '../database/bulk-rows';
 import { sendAhead } from '../database/sqlite-writer';
+import { withoutNul } from '../database/text';
 import { chunks, openedIdsOnSqlite, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
 /**
@@ -26,31 +27,25 @@ const listColumns = (c: Collection) => ({
   follow_up: JSON.stringify({ enabled: c.followUp.enabled, channels: c.followUp.channels }),
 });
 
-/** U+0000, which no text the index writes holds (`storable`). */
-const NUL = '\u0000';
-/** What stands for it: Unicode's replacement character, as a decoder writes for what it cannot read. */
-const NUL_STORED = '\uFFFD';
-
 /**
- * A record as the index can write it: U+0000 in a text it stores (id, reference, type, status, currency)
- * becomes U+FFFD. PostgreSQL's `text` cannot hold U+0000 (one such record failed its page's write, and the
- * sync asked for that page again for ever; a live read's write-through faulted the index), and SQLite's
- * trigram tokenizer drops it (a reference 'ab\0c' was found by 'abc'). What the index writes as JSON (line
- * items, methods, the snapshot) escapes it already, and the contact is sealed and hashed. The record itself
- * when it holds none, nearly always: what `prepare` made of it is then found again by `upsert`.
+ * A record as the index can write it: U+FFFD where a text it stores (id, reference, type, status, currency)
+ * holds U+0000 (`withoutNul`). One such record failed its page's write on PostgreSQL (the page retried,
+ * the scan never completed; a live read's write-through faulted the index), and SQLite's trigram index
+ * found a reference 'ab\0c' by 'abc'. What the index writes as JSON (line items, methods, the snapshot)
+ * escapes it already, and the contact is sealed and hashed. The record itself when it holds none, nearly
+ * always: what `prepare` made of it is then found again by `upsert`.
  */
 export function storable(c: Collection): Collection {
   const { id, reference, type, status } = c;
   const { currency } = c.amount;
-  if (![id, reference, type, status, currency].some((text) => text.includes(NUL))) return c;
-  const clean = (text: string) => text.replaceAll(NUL, NUL_STORED);
+  if (![id, reference, type, status, currency].some((text) => text.includes('\u0000'))) return c;
   return {
     ...c,
-    id: clean(id),
-    reference: clean(reference),
-    type: clean(type),
-    status: clean(status),
-    amount: { ...c.amount, currency: clean(currency) },
+    id: withoutNul(id),
+    reference: withoutNul(reference),
+    type: withoutNul(type),
+    status: withoutNul(status),
+    amount: { ...c.amount, currency: withoutNul(currency) },
   };
 }
 

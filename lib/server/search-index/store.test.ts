@@ -588,6 +588,7 @@ describe.each(storeKinds())('on $name', (kind) => {
             createdAt: at,
           }),
           collection('pay_n2', { reference: 'ZN-abc', createdAt: at }),
+          collection('pay_n\u00003', { reference: 'ZN-id', createdAt: at }),
         ],
         '2026-11-20T00:00:00.000Z',
       );
@@ -595,6 +596,7 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(await found('abc')).toEqual(['pay_n2']);
       expect(await found('b\uFFFDc')).toEqual(['pay_n1']);
       expect(await found('zn-ab')).toEqual(['pay_n1', 'pay_n2']);
+      expect(await found('zn-id')).toEqual(['pay_n\uFFFD3']);
       const hit = (await createQueries(store).search('zn-ab\uFFFD', noFilters, 1, 10)).data;
       expect(hit.map((h) => [h.id, h.reference, h.type, h.status, h.amount.currency])).toEqual([
         ['pay_n1', 'ZN-ab\uFFFDc', 'invoice\uFFFD', 'pending\uFFFD', 'NGN\uFFFD'],

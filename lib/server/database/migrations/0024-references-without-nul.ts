@@ -9,8 +9,9 @@ import { dialectOf } from '@/lib/server/database/dialect';
  * PostgreSQL's `text` never held one (such a write failed). The rows are found by their bytes (SQLite's text
  * functions stop at a NUL), in one pass over the narrow rows: at 1,000,000, 0.1 s with the file in the OS's
  * cache, 1.9-5.7 s without. The key's update is the fragments' own (their trigger). A NUL in another text
- * (id, type, status, currency) misleads no search; the next full scan writes such a record again when its
- * id, status or currency is one of them.
+ * misleads no search: the next full scan writes again a record whose status or currency held one, and one
+ * whose id held one under its new id (the old row goes when that scan completes with no page missed); a
+ * type keeps it until its record changes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (dialectOf(db) !== 'sqlite') return;

@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sampleCollection } from '@/test/samples';
+import { storeKinds } from '@/test/stores';
+import type { AppDb } from '../database/connect';
+import { migratedDb } from '../database/migrate';
+import { createDriftCollector } from './drift';
+
+/**
+ * The drift report as the table keeps it, on both stores: an unknown value is saved with its count and an
+ * example, whatever characters the upstream put in it.
+ */
+let dir: string;
+let db: AppDb;
+
+describe.each(storeKinds())('the drift report on $name', (kind) => {
+  beforeAll(() => kind.setup());
+  afterAll(() => kind.teardown());
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'drift-'));
+    db = await migratedDb(kind.target(dir));
+  });
+  afterEach(async () => {
+    await db.destroy();
+    await kind.reset();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('saves an unknown status, field and id that hold U+0000, with U+FFFD in its place', async () => {
+    const errors: string[] = [];
+    const drift = createDriftCollector({
+      database: async () => db,
+      clock: { now: () => Date.parse('2026-11-28T10:00:00.000Z'), after: () => () => {} },
+      log: { error: (_obj, msg) => void errors.push(msg) },
+    });
+    const record = { ...sampleCollection({ id: 'pay_a\u0000b', status: 'pending\u0000' }), ['extra\u0000']: 1 };
+    drift.observeAnswer('list', { data: [record, record] });
+    const { entries } = await drift.report();
+    expect(errors).toEqual([]);
+    expect(entries.map((e) => [e.kind, e.path, e.value, e.count, e.exampleId]).sort()).toEqual([
+      ['field', 'collection.extra\uFFFD', undefined, 2, 'pay_a\uFFFDb'],
+      ['value', 'collection.status', 'pending\uFFFD', 2, 'pay_a\uFFFDb'],
+    ]);
+  });
+});
