@@ -111,6 +111,8 @@ describe('a view’s body (POST and PUT)', () => {
     expect(nameProblem('  ')).toBe('name must not be empty');
     expect(nameProblem('x'.repeat(81))).toBe('name must be at most 80 characters');
     expect(nameProblem('On hold this week')).toBeNull();
+    expect(nameProblem('On hold\u0000')).toBe('name must not hold control characters');
+    expect(nameProblem('On\thold\nthis week')).toBeNull();
     const parsed = viewCreateBody.safeParse({ name: '  On  hold  ' });
     expect(parsed.success && parsed.data).toMatchObject({
       name: 'On hold',

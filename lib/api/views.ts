@@ -56,6 +56,8 @@ export function nameProblem(raw: string): string | null {
   const name = viewName(raw);
   if (!name) return 'name must not be empty';
   if ([...name].length > VIEW_NAME_MAX) return `name must be at most ${VIEW_NAME_MAX} characters`;
+  // Tabs and line breaks are spaces already; the others (a NUL, which PostgreSQL's text cannot hold) are refused.
+  if (/\p{Cc}/u.test(name)) return 'name must not hold control characters';
   return null;
 }
 
