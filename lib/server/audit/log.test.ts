@@ -95,6 +95,20 @@ describe.each(storeKinds())('on $name', (kind) => {
       expect(await rows()).toHaveLength(1);
     });
 
+    it('writes a user, target or request id that holds U+0000 with U+FFFD, and the entries after it', async () => {
+      // PostgreSQL's text cannot hold a NUL: the batch failed, stayed first in the queue, and no entry was
+      // written again.
+      const log = makeLog();
+      log.record({ ...entry(1), user: 'grace\u0000@example.com', target: 'pay_\u00001', requestId: 'req-\u0000' });
+      log.record(entry(2));
+      await tick(log);
+      expect((await rows()).map((r) => [r.user, r.target, r.request_id])).toEqual([
+        ['grace\uFFFD@example.com', 'pay_\uFFFD1', 'req-\uFFFD'],
+        ['grace@example.com', 'pay_2', 'req-2'],
+      ]);
+      expect(log.counters().pending).toBe(0);
+    });
+
     it('counts and logs a failed write loudly, keeps the entries, and writes them on the next try', async () => {
       const log = makeLog();
       log.record(entry(1));

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { AUDIT_ACTION_NAMES } from '@/lib/api/audit';
 import type { AppDb } from '../database/connect';
+import { withoutNul } from '../database/text';
 
 /**
  * The audit log's writer (contract section 10): who saw what, appended to the
@@ -75,14 +76,16 @@ export function createAuditLog(deps: AuditDeps) {
       await db
         .insertInto('audit_entries')
         .values(
+          // A NUL (an identity provider's claim, a target) as the table can keep it: one failed every batch
+          // it was in, and stayed first in the queue.
           entries.map((e) => ({
             at: e.at,
-            user: e.user,
+            user: withoutNul(e.user),
             role: e.role,
             action: e.action,
-            target: e.target,
+            target: e.target && withoutNul(e.target),
             detail: e.detail ? JSON.stringify(e.detail) : null,
-            request_id: e.requestId,
+            request_id: withoutNul(e.requestId),
             outcome: e.outcome,
           })),
         )
