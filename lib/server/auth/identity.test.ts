@@ -16,6 +16,8 @@ describe('allow-list', () => {
     ['@example.com', false],
     ['a@b@example.com', false],
     ['grace@', false],
+    ['gr\u0000ace@example.com', false],
+    ['grace\n@example.com', false],
   ])('%s → %s', (email, expected) => {
     expect(isAllowed(email, true, allow)).toBe(expected);
   });

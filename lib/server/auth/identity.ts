@@ -21,13 +21,17 @@ export type AllowList = { allowedEmails: readonly string[]; allowedDomains: read
  * Whether the provider's account may sign in: its e-mail, when the provider has
  * not said it is unverified, listed itself or under a listed domain (exactly
  * that domain: `example.com` does not let in `evil-example.com` or
- * `example.com.evil.test`). Compared lower-case.
+ * `example.com.evil.test`). Compared lower-case; an address holding a control
+ * character is refused.
  */
 export function isAllowed(email: unknown, emailVerified: unknown, allow: AllowList): boolean {
   if (typeof email !== 'string' || emailVerified === false) return false;
   const address = email.trim().toLowerCase();
   const at = address.lastIndexOf('@');
   if (at < 1 || at === address.length - 1 || address.indexOf('@') !== at) return false;
+  // No address holds a control character: a NUL under an allowed domain would be a user whose views, default
+  // and audit entries PostgreSQL's text cannot hold.
+  if (/\p{Cc}/u.test(address)) return false;
   return allow.allowedEmails.includes(address) || allow.allowedDomains.includes(address.slice(at + 1));
 }
 
