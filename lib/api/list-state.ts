@@ -112,7 +112,10 @@ function valueList(name: string): Field<string[] | undefined> {
     `${name} must be one value or a comma-separated list of up to 20 values`,
     (raw) => {
       const values = [...new Set(raw.split(',').map((v) => v.trim()))];
-      return values.length <= 20 && values.every((v) => v.length > 0 && v.length <= 64) ? values : INVALID;
+      // No value holds a control character: the index writes none, and PostgreSQL cannot compare a NUL.
+      return values.length <= 20 && values.every((v) => v.length > 0 && v.length <= 64 && !/\p{Cc}/u.test(v))
+        ? values
+        : INVALID;
     },
     (values) => values.join(','),
   );
@@ -176,7 +179,7 @@ const contactField = optional(
 
 /** A status change (contract section 14, the Overview's Changes): `from>to`, each a status as the API spells it. */
 export type StatusChange = { from: string; to: string };
-const STATUS_TEXT = /^[^>,\s][^>,]{0,63}$/;
+const STATUS_TEXT = /^[^>,\s\p{Cc}][^>,\p{Cc}]{0,63}$/u;
 const changeField = optional<StatusChange>(
   'change must be a status change written from>to, each status 1 to 64 characters',
   (raw) => {
