@@ -30,6 +30,8 @@ describe('audit query', () => {
     ['page=0', 'page'],
     ['limit=500', 'limit'],
     [`target=${'x'.repeat(201)}`, 'target'],
+    ['user=grace%00%40example.com', 'user'],
+    ['searched=Oka%0Afor', 'searched'],
   ])('refuses %s, naming %s', (query, param) => {
     expect(parse(query)).toMatchObject({ ok: false, param });
   });

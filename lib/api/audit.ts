@@ -26,6 +26,8 @@ const text = (max: number) =>
     .string()
     .trim()
     .max(max, `must be at most ${max} characters`)
+    // PostgreSQL cannot compare a NUL (a store error, where this is a 400), and no one types a control character.
+    .refine((v) => !/\p{Cc}/u.test(v), 'must not hold control characters')
     .optional()
     .transform((v) => v || undefined);
 const day = z
