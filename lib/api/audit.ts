@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { holdsControl } from './control-characters';
 
 /**
  * `/api/audit` and the `/audit` page's filters (contract section 10): who, what,
@@ -27,7 +28,7 @@ const text = (max: number) =>
     .trim()
     .max(max, `must be at most ${max} characters`)
     // PostgreSQL cannot compare a NUL (a store error, where this is a 400), and no one types a control character.
-    .refine((v) => !/\p{Cc}/u.test(v), 'must not hold control characters')
+    .refine((v) => !holdsControl(v), 'must not hold control characters')
     .optional()
     .transform((v) => v || undefined);
 const day = z

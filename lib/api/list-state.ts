@@ -1,3 +1,4 @@
+import { holdsControl } from './control-characters';
 import { isContactId } from './ids';
 
 /**
@@ -113,7 +114,7 @@ function valueList(name: string): Field<string[] | undefined> {
     (raw) => {
       const values = [...new Set(raw.split(',').map((v) => v.trim()))];
       // No value holds a control character: the index writes none, and PostgreSQL cannot compare a NUL.
-      return values.length <= 20 && values.every((v) => v.length > 0 && v.length <= 64 && !/\p{Cc}/u.test(v))
+      return values.length <= 20 && values.every((v) => v.length > 0 && v.length <= 64 && !holdsControl(v))
         ? values
         : INVALID;
     },
@@ -166,7 +167,10 @@ export const MAX_QUERY = 200;
 const queryText = (raw: string) => raw.replace(/\p{Cc}+/gu, ' ').trim();
 const queryField = optional(
   `q must be 1 to ${MAX_QUERY} characters`,
-  (raw) => (queryText(raw).length >= 1 && raw.length <= MAX_QUERY ? queryText(raw) : INVALID),
+  (raw) => {
+    const text = queryText(raw);
+    return text.length >= 1 && raw.length <= MAX_QUERY ? text : INVALID;
+  },
   String,
 );
 

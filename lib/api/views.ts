@@ -1,3 +1,4 @@
+import { holdsControl } from './control-characters';
 /**
  * Saved views (contract section 13): a name for a list's filters, search, sort, rows per page and columns,
  * kept on the server for its owner or shared with the team. Browser-safe (no zod: the list page ships
@@ -57,7 +58,7 @@ export function nameProblem(raw: string): string | null {
   if (!name) return 'name must not be empty';
   if ([...name].length > VIEW_NAME_MAX) return `name must be at most ${VIEW_NAME_MAX} characters`;
   // Tabs and line breaks are spaces already; the others (a NUL, which PostgreSQL's text cannot hold) are refused.
-  if (/\p{Cc}/u.test(name)) return 'name must not hold control characters';
+  if (holdsControl(name)) return 'name must not hold control characters';
   return null;
 }
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { holdsControl } from '@/lib/api/control-characters';
 
 /**
  * Who is reading and what they may do (contract section 10). `viewer` reads
@@ -31,7 +32,7 @@ export function isAllowed(email: unknown, emailVerified: unknown, allow: AllowLi
   if (at < 1 || at === address.length - 1 || address.indexOf('@') !== at) return false;
   // No address holds a control character: a NUL under an allowed domain would be a user whose views, default
   // and audit entries PostgreSQL's text cannot hold.
-  if (/\p{Cc}/u.test(address)) return false;
+  if (holdsControl(address)) return false;
   return allow.allowedEmails.includes(address) || allow.allowedDomains.includes(address.slice(at + 1));
 }
 
