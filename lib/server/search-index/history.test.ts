@@ -8,6 +8,7 @@ import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
 import { blindKeys } from './blind';
 import { createQueries } from './queries';
+import { iso } from './history';
 import { openIndexStore, type IndexStore } from './store';
 
 /**
@@ -24,6 +25,20 @@ const T3 = '2026-11-24T10:06:00.000Z';
 
 let dir: string;
 let store: IndexStore;
+
+describe('times as the index stores them', () => {
+  it('keeps a time already written as toISOString writes it, and reads any other through a Date', () => {
+    expect(iso('2026-11-28T06:09:46.029Z')).toBe('2026-11-28T06:09:46.029Z');
+    expect(iso(null)).toBeNull();
+    // Another offset, no milliseconds, or a day the fast path does not vouch for: the Date decides.
+    expect(iso('2026-11-28T07:09:46.029+01:00')).toBe('2026-11-28T06:09:46.029Z');
+    expect(iso('2026-11-28T06:09:46Z')).toBe('2026-11-28T06:09:46.000Z');
+    expect(iso('2026-11-30T23:59:59.999Z')).toBe('2026-11-30T23:59:59.999Z');
+    expect(iso('2026-11-28T24:00:00.000Z')).toBe(new Date('2026-11-28T24:00:00.000Z').toISOString());
+    expect(iso('2026-02-29T10:00:00.000Z')).toBe(new Date('2026-02-29T10:00:00.000Z').toISOString());
+    expect(() => iso('not a time')).toThrow(RangeError);
+  });
+});
 
 describe.each(storeKinds())('history on $name', (kind) => {
   beforeAll(() => kind.setup());

@@ -80,8 +80,15 @@ const parse = <T>(text: string | null): T | null => {
   }
 };
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A time already as `toISOString` writes it, and certainly valid (a day up to the 28th, an hour up to 23):
+ * what nearly every record holds, kept as it is. Three a record cost 2.5 % of a first sync's request thread
+ * as Dates; anything else (another offset, no milliseconds, the 29th to 31st) still goes through one.
+ */
+const CANONICAL_ISO = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 /** A time as the index stores it (ISO 8601 UTC with milliseconds); null stays null. */
-export const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+export const iso = (value: string | null) =>
+  value === null ? null : CANONICAL_ISO.test(value) ? value : new Date(value).toISOString();
 
 /**
  * What changed from the index's copy to the record as seen now, field by field (the contact only as "it
