@@ -53,6 +53,9 @@ describe('tokens made once', () => {
     expect(other.token('name', 'amara')).not.toBe(byHand('name', 'amara'));
     // A value holding a line break (the memo's separator) is a value like any other.
     expect(blindKeys(secret).token('name2', 'a\nb')).toBe(byHand('name2', 'a\nb'));
+    // A value missing (an id a record lacks) fails, as the HMAC of nothing did, never a token of 'undefined'.
+    expect(() => blindKeys(secret).token('contact', undefined as unknown as string)).toThrow(TypeError);
+    expect(() => blindKeys(secret).token('name', undefined as unknown as string)).toThrow(TypeError);
   });
 
   it('folds a name once: the same words again, in an array no caller can change', () => {

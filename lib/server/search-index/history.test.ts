@@ -7,8 +7,8 @@ import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
 import { blindKeys } from './blind';
-import { createQueries } from './queries';
 import { iso } from './history';
+import { createQueries } from './queries';
 import { openIndexStore, type IndexStore } from './store';
 
 /**
