@@ -994,13 +994,15 @@ describe.each(storeKinds())('on $name', (kind) => {
       const itself = collection('pay_itself', { ...RECORDS[0], id: 'pay_itself' });
       await store.prepare([ahead]);
       await store.upsert([ahead, itself], '2026-11-21T00:00:00.000Z');
-      /** A row without the columns that differ by design: the id, and the seal (a fresh nonce each time). */
+      /** A row without the columns that differ by design: the id, the seal (a fresh nonce each time), the fragments' row. */
       const without = (row: Record<string, unknown>, ...columns: string[]) =>
         Object.fromEntries(Object.entries(row).filter(([column]) => !columns.includes(column)));
       const held = async (id: string) => ({
         narrow: without(
           await store.db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
           'id',
+          // SQLite: where its reference's fragments are filed (migration 0026), one number a row.
+          'fragment_row',
         ),
         details: without(
           await store.db.selectFrom('collection_details').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
@@ -1187,6 +1189,110 @@ describe.each(storeKinds())('on $name', (kind) => {
       const [hit] = (await createQueries(store).search('zm-ab\uFFFD', noFilters, 1, 10)).data;
       expect([hit?.id, hit?.reference]).toEqual(['pay_n3', 'ZM-ab\uFFFDc']);
     });
+
+    onSqlite(
+      'keeps every detail when they move from a clustered table to a rowid one (migration 0025), and back',
+      async () => {
+        const standalone = collection('pay_s2', { type: 'standalone', reference: 'INV-P-0226' });
+        await store.upsert([standalone], '2026-11-20T00:00:00.000Z');
+        const migrator = new Migrator({ db: store.db as Kysely<unknown>, provider: migrationProvider });
+        const clustered = async () =>
+          /without rowid\s*$/i.test(
+            (
+              await sql<{ sql: string }>`select sql from sqlite_master where name = 'collection_details'`.execute(
+                store.db,
+              )
+            ).rows[0]!.sql,
+          );
+        const details = async () =>
+          (await sql`select * from collection_details order by account, id`.execute(store.db)).rows;
+        const seen = async () => ({
+          details: await details(),
+          opened: await store.openedCount(),
+          lastSeen: await createQueries(store).lastSeen('pay_s2'),
+          found: ids(await createQueries(store).search('INV-P-0226', noFilters, 1, 10)),
+          listed: ids(await createQueries(store).list(noFilters, 1, 10)),
+        });
+        const before = await seen();
+        expect(before.details).toHaveLength(RECORDS.length + 1);
+        expect([before.opened, before.found, before.lastSeen?.summary.reference]).toEqual([
+          1,
+          ['pay_s2'],
+          'INV-P-0226',
+        ]);
+        expect(await clustered()).toBe(false);
+
+        expect((await migrator.migrateTo('0024-references-without-nul')).error).toBeUndefined();
+        expect(await clustered()).toBe(true);
+        expect(await seen()).toEqual(before);
+
+        expect((await migrator.migrateToLatest()).error).toBeUndefined();
+        expect(await clustered()).toBe(false);
+        expect(await seen()).toEqual(before);
+        // Its key is still the table's: a record written again replaces its row, and the opened ones' tree is read.
+        await expect(
+          sql`insert into collection_details select * from collection_details where id = 'pay_s2'`.execute(store.db),
+        ).rejects.toThrow(/UNIQUE/);
+        await store.upsert([{ ...standalone, reference: 'INV-P-0227' }], '2026-11-21T00:00:00.000Z');
+        expect((await details()).filter((d) => (d as { id: string }).id === 'pay_s2')).toHaveLength(1);
+        expect((await createQueries(store).lastSeen('pay_s2'))?.summary.reference).toBe('INV-P-0227');
+        const plan = await sql<{ detail: string }>`explain query plan
+        select id from collection_details indexed by collection_details_opened where account = 1 and type <> 'integrated'`.execute(
+          store.db,
+        );
+        expect(plan.rows.map((r) => r.detail).join(' ')).toMatch(/collection_details_opened/);
+      },
+    );
+
+    onSqlite(
+      'keeps every reference fragment when a row holds where they are filed (migration 0026), and back',
+      async () => {
+        const migrator = new Migrator({ db: store.db as Kysely<unknown>, provider: migrationProvider });
+        const found = async (q: string) => ids(await createQueries(store).search(q, noFilters, 1, 100)).sort();
+        const filed = async () =>
+          (
+            await sql<{ rows: number; fragments: number }>`select
+            (select count(*) from reference_fragment_rows) as rows,
+            (select count(*) from collections) as fragments`.execute(store.db)
+          ).rows[0];
+        // Written, changed and removed under each version's triggers; found by a middle fragment either way.
+        const writeAndFind = async (n: number) => {
+          const at = `2026-11-2${n}T00:00:00.000Z`;
+          await store.upsert(
+            [
+              collection(`pay_f${n}`, { reference: `FRAG-${n}7Q9` }),
+              collection(`pay_g${n}`, { reference: `GONE-${n}X4` }),
+            ],
+            at,
+          );
+          expect(await found(`${n}7q`)).toEqual([`pay_f${n}`]);
+          await store.upsert([collection(`pay_f${n}`, { reference: `FRAG-${n}8R2`, updatedAt: at })], at);
+          expect(await found(`${n}7q`)).toEqual([]);
+          expect(await found(`${n}8r`)).toEqual([`pay_f${n}`]);
+          await sql`delete from collections where id = ${`pay_g${n}`}`.execute(store.db);
+          expect(await found(`${n}x4`)).toEqual([]);
+        };
+        await writeAndFind(1);
+        expect((await migrator.migrateTo('0025-details-by-rowid')).error).toBeUndefined();
+        expect(await found('18r')).toEqual(['pay_f1']);
+        await writeAndFind(2);
+        expect((await migrator.migrateToLatest()).error).toBeUndefined();
+        for (const [q, id] of [
+          ['18r', 'pay_f1'],
+          ['28r', 'pay_f2'],
+          ['inv-2026-000', 'pay_1'],
+        ] as const)
+          expect(await found(q), q).toContain(id);
+        await writeAndFind(3);
+        // One entry a row: none left behind by a change or a removal.
+        const { rows, fragments } = (await filed())!;
+        expect(Number(rows)).toBe(Number(fragments));
+        const unfiled = await sql<{
+          n: number;
+        }>`select count(*) as n from collections where fragment_row is null`.execute(store.db);
+        expect(Number(unfiled.rows[0]!.n)).toBe(0);
+      },
+    );
 
     onSqlite('reports a full disk from a write as SQLITE_FULL (what the service turns into "off")', async () => {
       const { page_count: pages } = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(store.db)).rows[0]!;

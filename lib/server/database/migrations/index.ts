@@ -24,6 +24,8 @@ import * as m0021 from './0021-room-to-mark-seen';
 import * as m0022 from './0022-visible-pages-kept';
 import * as m0023 from './0023-name-counts';
 import * as m0024 from './0024-references-without-nul';
+import * as m0025 from './0025-details-by-rowid';
+import * as m0026 from './0026-fragment-row-on-the-row';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -56,6 +58,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022-visible-pages-kept': m0022,
   '0023-name-counts': m0023,
   '0024-references-without-nul': m0024,
+  '0025-details-by-rowid': m0025,
+  '0026-fragment-row-on-the-row': m0026,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
