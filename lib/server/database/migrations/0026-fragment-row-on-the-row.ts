@@ -13,7 +13,8 @@ import { dialectOf } from '@/lib/server/database/dialect';
  * key itself: nothing to do.
  *
  * Every narrow row is written once here, under the migrations' write lock: with 0025, 22.5 s on a copy of the
- * 1,000,000 index (an upgrade's first start waits for it once). The column is not part of the typed schema: only the triggers read or write it.
+ * 1,000,000 index (an upgrade's first start waits for it once). The column is not part of the typed schema:
+ * only the triggers read or write it.
  */
 const TRIGGERS = ['reference_fragments_insert', 'reference_fragments_update', 'reference_fragments_delete'];
 
