@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { focusRing } from './button';
 
 /**
@@ -41,7 +41,9 @@ export function Popover({
     onOpenChange?.(next);
   }
 
-  useEffect(() => {
+  // In the commit that takes the placeholder's place, before the browser handles another key: after paint (an
+  // effect), an Enter pressed in between reached the page's body, and the control stayed shut (CI, 2026-11-28).
+  useLayoutEffect(() => {
     if (focusOnMount) button.current?.focus();
   }, [focusOnMount]);
 
