@@ -79,6 +79,20 @@ describe.each(storeKinds())('on $name', (kind) => {
 
   const ids = (page: { data: { id: string }[] }) => page.data.map((r) => r.id);
 
+  /**
+   * A table moved to another shape (migrations 0025, 0027): its planner statistics taken again (they go with
+   * the table they replace), and its key still its own (a second copy of a row is refused).
+   */
+  async function expectStatsAndKey(table: 'collections' | 'collection_details', id: string) {
+    const stats = await sql<{ n: number }>`select count(*) as n from sqlite_stat1 where tbl = ${table}`.execute(
+      store.db,
+    );
+    expect(Number(stats.rows[0]!.n)).toBeGreaterThan(0);
+    await expect(
+      sql`insert into ${sql.table(table)} select * from ${sql.table(table)} where id = ${id}`.execute(store.db),
+    ).rejects.toThrow(/UNIQUE/);
+  }
+
   /** A collection of a contact named `first last`, created on day `day` of October 2026. */
   const named = (id: string, first: string, last: string, day: number) =>
     collection(id, {
@@ -1229,15 +1243,8 @@ describe.each(storeKinds())('on $name', (kind) => {
         expect((await migrator.migrateToLatest()).error).toBeUndefined();
         expect(await clustered()).toBe(false);
         expect(await seen()).toEqual(before);
-        // Its statistics taken again (the planner's, dropped with the table it replaced).
-        const stats = await sql<{
-          n: number;
-        }>`select count(*) as n from sqlite_stat1 where tbl = 'collection_details'`.execute(store.db);
-        expect(Number(stats.rows[0]!.n)).toBeGreaterThan(0);
-        // Its key is still the table's: a record written again replaces its row, and the opened ones' tree is read.
-        await expect(
-          sql`insert into collection_details select * from collection_details where id = 'pay_s2'`.execute(store.db),
-        ).rejects.toThrow(/UNIQUE/);
+        await expectStatsAndKey('collection_details', 'pay_s2');
+        // A record written again replaces its row, and the opened ones' tree is read.
         await store.upsert([{ ...standalone, reference: 'INV-P-0227' }], '2026-11-21T00:00:00.000Z');
         expect((await details()).filter((d) => (d as { id: string }).id === 'pay_s2')).toHaveLength(1);
         expect((await createQueries(store).lastSeen('pay_s2'))?.summary.reference).toBe('INV-P-0227');
@@ -1246,6 +1253,67 @@ describe.each(storeKinds())('on $name', (kind) => {
           store.db,
         );
         expect(plan.rows.map((r) => r.detail).join(' ')).toMatch(/collection_details_opened/);
+      },
+    );
+
+    onSqlite(
+      'keeps every narrow row, tree and trigger when they move from a clustered table to a rowid one (migration 0027), and back',
+      async () => {
+        const migrator = new Migrator({ db: store.db as Kysely<unknown>, provider: migrationProvider });
+        const schemaOf = async () =>
+          (
+            await sql<{ type: string; name: string; sql: string }>`select type, name, sql from sqlite_master
+              where tbl_name = 'collections' order by type, name`.execute(store.db)
+          ).rows;
+        const clustered = async () =>
+          /without rowid\s*$/i.test((await schemaOf()).find((r) => r.type === 'table')!.sql);
+        // Its trees and triggers by name (the key's own tree, which SQLite makes and names, has no SQL: left out).
+        const made = async () =>
+          (await schemaOf()).filter((r) => r.type !== 'table' && r.sql).map((r) => `${r.type} ${r.name}`);
+        const found = async (q: string) => ids(await createQueries(store).search(q, noFilters, 1, 100)).sort();
+        const seen = async () => ({
+          rows: (await sql`select * from collections order by account, id`.execute(store.db)).rows,
+          listed: ids(await createQueries(store).list(noFilters, 1, 10)),
+          byAmount: ids(await createQueries(store).list({ ...noFilters, sort: 'amount' }, 1, 10)),
+          fragment: await found('2026-000'),
+          lastSeen: (await createQueries(store).lastSeen('pay_1'))?.summary.reference,
+        });
+        // A first scan may have put a tree by amount off: the move keeps the table's trees as they are.
+        await store.db.schema.dropIndex('collections_amount').execute();
+        const before = await seen();
+        const trees = await made();
+        expect(before.rows).toHaveLength(RECORDS.length);
+        expect(before.fragment.length).toBeGreaterThan(0);
+        expect(trees).toEqual(
+          expect.arrayContaining(['index collections_reference_created', 'trigger reference_fragments_insert']),
+        );
+        expect(trees).not.toContain('index collections_amount');
+        expect(await clustered()).toBe(false);
+
+        expect((await migrator.migrateTo('0026-fragment-row-on-the-row')).error).toBeUndefined();
+        expect(await clustered()).toBe(true);
+        expect(await seen()).toEqual(before);
+        expect(await made()).toEqual(trees);
+
+        expect((await migrator.migrateToLatest()).error).toBeUndefined();
+        expect(await clustered()).toBe(false);
+        expect(await seen()).toEqual(before);
+        expect(await made()).toEqual(trees);
+        await expectStatsAndKey('collections', 'pay_1');
+        // A record written again replaces its row.
+        await store.upsert(
+          [collection('pay_1', { reference: 'MOVED-9Z7', updatedAt: '2026-11-21T00:00:00.000Z' })],
+          '2026-11-21T00:00:00.000Z',
+        );
+        expect(
+          (await sql<{ n: number }>`select count(*) as n from collections where id = 'pay_1'`.execute(store.db))
+            .rows[0]!.n,
+        ).toBe(1);
+        // The triggers made again keep the fragments: the new reference found by its middle, the old one not.
+        expect(await found('d-9z')).toEqual(['pay_1']);
+        expect(await found('inv-2026-0001')).not.toContain('pay_1');
+        await store.upsert([collection('pay_new', { reference: 'NEWEST-4K' })], '2026-11-21T00:00:00.000Z');
+        expect(await found('st-4k')).toEqual(['pay_new']);
       },
     );
 

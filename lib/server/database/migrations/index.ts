@@ -26,6 +26,7 @@ import * as m0023 from './0023-name-counts';
 import * as m0024 from './0024-references-without-nul';
 import * as m0025 from './0025-details-by-rowid';
 import * as m0026 from './0026-fragment-row-on-the-row';
+import * as m0027 from './0027-collections-by-rowid';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-references-without-nul': m0024,
   '0025-details-by-rowid': m0025,
   '0026-fragment-row-on-the-row': m0026,
+  '0027-collections-by-rowid': m0027,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
