@@ -5,6 +5,9 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // Before anything the server holds is made (lib/server/heap.ts).
+  const { boundHeapGrowth } = await import('./lib/server/heap');
+  boundHeapGrowth();
   const { assertStartable } = await import('./lib/server/startup');
   assertStartable();
   // A page whose upstream read failed answers its status (lib/server/page-status.ts).
