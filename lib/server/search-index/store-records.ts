@@ -121,11 +121,14 @@ const RECORDS_PER_FIRST_SCAN_SLICE = 1_000;
  * 21.5 s with them, 15.4 s without). On SQLite a bulk first scan drops them when the file holds no other
  * account's rows (every account shares them) and builds them as it completes, one sorted pass each (1-2 s at
  * 1,000,000 rows); meanwhile a sort or filter by amount reads the account's rows without them. Defined as
- * migration 0001 defines them.
+ * migration 0027 defines them (0001's, with `id` named: the table is a rowid table since).
  */
 const AMOUNT_TREES = [
-  { name: 'collections_currency_amount', columns: ['account', 'currency', 'status', 'amount_value', 'created_at'] },
-  { name: 'collections_amount', columns: ['account', 'amount_value'] },
+  {
+    name: 'collections_currency_amount',
+    columns: ['account', 'currency', 'status', 'amount_value', 'created_at', 'id'],
+  },
+  { name: 'collections_amount', columns: ['account', 'amount_value', 'id'] },
 ];
 
 /** Whether an account has tokens waiting in the staging table (`settleTokens`). */

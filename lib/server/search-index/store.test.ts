@@ -1314,6 +1314,27 @@ describe.each(storeKinds())('on $name', (kind) => {
         expect(await found('inv-2026-0001')).not.toContain('pay_1');
         await store.upsert([collection('pay_new', { reference: 'NEWEST-4K' })], '2026-11-21T00:00:00.000Z');
         expect(await found('st-4k')).toEqual(['pay_new']);
+        await sql`delete from collections where id = 'pay_new'`.execute(store.db);
+        expect(await found('st-4k')).toEqual([]);
+        // The tree by amount a first scan put off, built as the scan's end builds it.
+        expect(await store.buildTrees()).toBe(1);
+        // Its trees still end in `id` (on a rowid table they must name it): a page in amount, update or status
+        // order, ties broken by id, is read in order from its tree, never sorted aside.
+        const orders: [string, string][] = [
+          ['', 'amount_value, id'],
+          ['', 'updated_at desc, id desc'],
+          ["and status = 'pending'", 'created_at, id'],
+          ["and currency = 'NGN' and status = 'pending'", 'amount_value, created_at, id'],
+        ];
+        for (const [where, order] of orders) {
+          const plan = await sql<{ detail: string }>`explain query plan select id from collections
+            where account = 1 ${sql.raw(where)} order by ${sql.raw(order)} limit 1 offset 5000`.execute(store.db);
+          expect(plan.rows.map((r) => r.detail).join(' '), order).not.toMatch(/TEMP B-TREE/);
+        }
+        // And the completed rows' ids are read from their tree alone (a count that leaves the opened ones out).
+        const completed = await sql<{ detail: string }>`explain query plan select id from collections
+          where account = 1 and completed_at >= '2000-01-01' and currency = 'EUR'`.execute(store.db);
+        expect(completed.rows.map((r) => r.detail).join(' ')).toMatch(/COVERING INDEX collections_completed/);
       },
     );
 
