@@ -15,7 +15,7 @@ import { dialectOf } from '@/lib/server/database/dialect';
  *
  * The table's trees and triggers are made again as they were (a first scan may have put its trees by amount
  * off: they stay off; six name `id`, below), and the rows copied in key order, under the migrations' write
- * lock: 14.3 s on a copy of the 1,000,000 index. PostgreSQL's tables are heaps already: nothing to do.
+ * lock: 15.6 s on a copy of the 1,000,000 index. PostgreSQL's tables are heaps already: nothing to do.
  */
 /**
  * The trees whose key ended in `id` without naming it: a WITHOUT ROWID table's trees end in the columns of its key
