@@ -57,6 +57,23 @@ async function p95(url: string, n = 60, warm = 1): Promise<number> {
   return percentile(xs, 95);
 }
 
+/** `npm run bench:writes` on one store, 100,000 records: its time and CPU, in seconds. */
+function scanWritesAlone(kind: BenchStore['kind']): Promise<{ writesS: number; cpuS: number }> {
+  return new Promise((done, fail) => {
+    const child = runBin('tsx', ['--conditions=react-server', resolve('scripts/bench-writes.ts')], {
+      env: { ...process.env, BENCH_WRITES_RECORDS: '100000', BENCH_WRITES_STORE: kind },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (code !== 0 || !line) fail(new Error(`bench:writes on ${kind} failed (${code}): ${out}`));
+      else done(JSON.parse(line) as { writesS: number; cpuS: number });
+    });
+  });
+}
+
 type Status = { state: string; indexed: number; upstreamCount: number | null };
 const status = async (base: string) =>
   ((await (await fetch(`${base}/api/index/status`)).json()) as { data: Status }).data;
@@ -107,6 +124,19 @@ export async function benchIndex(options: {
     for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
     return path;
   };
+
+  // 0. The machine's pace in this pass, read the same way in every pass: `npm run bench:writes`' loop, a first
+  // scan's writes alone (100,000 records on this store), without the upstream or the server. Two passes an
+  // hour apart with nothing else on the machine moved a first sync 1.6× (2026-11-28): a first sync's time is
+  // read against this.
+  if (!(store.kind === 'sqlite' && process.env.BENCH_INDEX_REUSE === '1')) {
+    const pace = await scanWritesAlone(store.kind);
+    report.fact(
+      "machine: a first scan's writes alone, 100,000 records (bench:writes), time / CPU",
+      `${pace.writesS} / ${pace.cpuS}`,
+      's',
+    );
+  }
 
   // 1. A full sync, unpaced. BENCH_INDEX_REUSE=1 keeps a SQLite index a previous run synced (the query
   // figures again, without the sync's).
@@ -208,10 +238,14 @@ export async function benchIndex(options: {
   // 2b. The adversarial searches, each while a probe asks /api/health every 20 ms: what one user's search
   // costs every other user of the replica. A common first name alone (page 1 and 50), a 3-character
   // fragment most references hold, a reference prefix whose matches are the oldest records (the far end
-  // of the default order: INV-2026-1…, 55,022 of them at 1,000,000).
+  // of the default order: INV-2026-1…, 55,022 of them at 1,000,000). The common name sorted by amount and by
+  // update too: walked in another tree's order, its ties broken by id (a tree that does not end in id sorts
+  // the account's matches aside: migration 0027).
   const adversarial: [string, URLSearchParams][] = [
     ['a common first name, page 1', new URLSearchParams({ q: c.firstName })],
     ['a common first name, page 50', new URLSearchParams({ q: c.firstName, page: '50' })],
+    ['a common first name by amount, page 50', new URLSearchParams({ q: c.firstName, sort: 'amount', page: '50' })],
+    ['a common first name, last updated first', new URLSearchParams({ q: c.firstName, sort: '-updatedAt' })],
     ['a fragment most references hold', new URLSearchParams({ q: '202' })],
     ['a reference prefix at the far end', new URLSearchParams({ q: 'INV-2026-1' })],
   ];

@@ -7,6 +7,7 @@
  * 50,000. PostgreSQL is a server of its own (scripts/postgres-server.ts, the bench settings) on port 5620.
  *
  *   BENCH_WRITES_RECORDS=100000   records written on each store
+ *   BENCH_WRITES_STORE=sqlite|postgres   one store only (`npm run bench:index` reads the machine's pace so)
  *
  * Run with `tsx --conditions=react-server` (the modules are server-only). Prints one JSON line a store.
  */
@@ -72,10 +73,13 @@ async function measure(name: string, target: DatabaseTarget) {
   }
 }
 
+const ONLY = process.env.BENCH_WRITES_STORE;
 const dir = mkdtempSync(join(tmpdir(), 'bench-writes-'));
 try {
-  await measure('SQLite', { kind: 'sqlite', path: join(dir, 'index.sqlite') });
-  if (postgresBinaries()) {
+  if (ONLY !== 'postgres') await measure('SQLite', { kind: 'sqlite', path: join(dir, 'index.sqlite') });
+  if (ONLY === 'sqlite') {
+    // SQLite's alone.
+  } else if (postgresBinaries()) {
     const server = await startPostgres({ port: 5620, database: 'writes', settings: SIZED_SETTINGS });
     try {
       await measure('PostgreSQL', { kind: 'postgres', url: server.url, poolMax: 4, ssl: false });

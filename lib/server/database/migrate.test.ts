@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
-import { connect } from './connect';
+import pg from 'pg';
+import { connect, type Connection } from './connect';
 import type { AppDatabase } from './schema';
 import { migrate, migratedDb, openMigrated, setFileAside } from './migrate';
 import * as m0022 from './migrations/0022-visible-pages-kept';
@@ -178,6 +179,43 @@ describe('a migration that fails', () => {
 
 describe('the index database on PostgreSQL', () => {
   // A real server (autovacuum is the server's own): CI installs PostgreSQL (.ci/run); a machine without it skips.
+  it.skipIf(!postgresBinaries() && !process.env.CI)(
+    'is migrated by one of two replicas opening it empty at once, while the other waits for it',
+    async () => {
+      const server = await startPostgres({ port: 5647 });
+      const target = { kind: 'postgres' as const, url: server.url, poolMax: 2, ssl: false };
+      try {
+        // Kysely's migration lock, held a moment by a third session: both wait for it, then one migrates.
+        const holder = new pg.Client({ connectionString: server.url });
+        await holder.connect();
+        await holder.query('select pg_advisory_lock(3853314791062309107)');
+        const opening = Promise.allSettled([openMigrated(target), openMigrated(target)]);
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await holder.query('select pg_advisory_unlock(3853314791062309107)');
+        await holder.end();
+        const opened = await opening;
+        expect(opened.map((o) => (o.status === 'rejected' ? String(o.reason) : null))).toEqual([null, null]);
+        const [first, second] = opened.map((o) => (o as PromiseFulfilledResult<{ connection: Connection }>).value);
+        try {
+          const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(first!.connection.db);
+          expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length);
+          expect(rows.length).toBeGreaterThan(20);
+          // Both write.
+          for (const [i, { connection }] of [first!, second!].entries())
+            await connection.db
+              .insertInto('index_meta')
+              .values({ key: `opened-${i}`, value: '1' })
+              .execute();
+        } finally {
+          await Promise.all([first!, second!].map(({ connection }) => connection.db.destroy()));
+        }
+      } finally {
+        await server.stop();
+      }
+    },
+    60_000,
+  );
+
   it.skipIf(!postgresBinaries() && !process.env.CI)(
     'vacuums the collections a scan has marked after 1 % of them, so their indexes are read alone again',
     async (context) => {

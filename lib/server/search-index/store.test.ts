@@ -14,6 +14,8 @@ import { migrationProvider } from '../database/migrations';
 import * as migration from '../database/migrations/0023-name-counts';
 import { createQueries, trigramQuery } from './queries';
 import { openIndexStore, type IndexStore } from './store';
+import { lockIndexWrites } from '../database/dialect';
+import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 const ACCOUNT = 'acct_test';
@@ -1499,4 +1501,79 @@ describe.each(storeKinds())('on $name', (kind) => {
         store = await openIndexStore({ target: kind.target(dir), keys: blindKeys(SECRET), account: ACCOUNT });
     });
   });
+});
+
+describe('the index on a PostgreSQL server its replicas share', () => {
+  // Transactions at once need a server (PGlite has one session): CI installs PostgreSQL (.ci/run).
+  it.skipIf(!postgresBinaries() && !process.env.CI)(
+    'empties itself for a new secret once another replica’s write under way ends, without meeting its rows',
+    async () => {
+      const server = await startPostgres({ port: 5646 });
+      const target = { kind: 'postgres' as const, url: server.url, poolMax: 2, ssl: false };
+      const store = await openIndexStore({ target, keys: blindKeys(SECRET), account: ACCOUNT });
+      try {
+        await store.upsert(RECORDS, '2026-11-20T00:00:00.000Z');
+        const { id } = await store.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow();
+        const { token } = await store.db
+          .selectFrom('contact_tokens')
+          .select('token')
+          .where('kind', '=', 'name')
+          .executeTakeFirstOrThrow();
+        expect((await store.db.selectFrom('rollups').select('account').execute()).length).toBeGreaterThan(0);
+        // Another replica's write, as a sync step writes: its account's lock, a name token (its count's row
+        // locked by the trigger), then the roll-ups. Deleting the rows meanwhile took the roll-ups' rows
+        // first, then waited for the count's: one of the two was rolled back as a deadlock.
+        let wrote!: () => void;
+        const written = new Promise<void>((resolve) => (wrote = resolve));
+        let goOn!: () => void;
+        const goneOn = new Promise<void>((resolve) => (goOn = resolve));
+        const writer = store.db.transaction().execute(async (trx) => {
+          await lockIndexWrites(trx, id);
+          await trx.insertInto('contact_tokens').values({ account: id, kind: 'name', token, id: 'pay_new' }).execute();
+          wrote();
+          await goneOn;
+          await sql`update rollups set account = account where account = ${id}`.execute(trx);
+        });
+        await written;
+        const opening = openIndexStore({ target, keys: blindKeys(SECRET.replace('a', 'b')), account: ACCOUNT });
+        // The open waits for the write: for its account's lock, having touched none of its rows.
+        let waitedFor: string | undefined;
+        for (let waited = 0; !waitedFor && waited < 10_000; waited += 50) {
+          const { rows } = await sql<{ locktype: string }>`select locktype from pg_locks where not granted`.execute(
+            store.db,
+          );
+          waitedFor = rows[0]?.locktype;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        goOn();
+        const [write, other] = await Promise.allSettled([writer, opening]);
+        // Neither rolled back (before: "deadlock detected", the open's).
+        const failure = (settled: PromiseSettledResult<unknown>) =>
+          settled.status === 'rejected' ? String(settled.reason) : null;
+        expect([failure(write), failure(other)]).toEqual([null, null]);
+        if (other.status !== 'fulfilled') return;
+        expect(waitedFor).toBe('advisory');
+        try {
+          expect(other.value.opened).toBe('rebuilt');
+          for (const table of ['collections', 'contact_tokens', 'name_counts', 'rollups', 'accounts'] as const) {
+            const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(
+              other.value.db,
+            );
+            expect([table, Number(rows[0]!.n)]).toEqual([table, table === 'accounts' ? 1 : 0]);
+          }
+          // It writes again with the new secret, and its name counts follow.
+          await other.value.upsert(RECORDS, '2026-11-21T00:00:00.000Z');
+          expect(await other.value.indexedCount()).toBe(4);
+          const { rows } = await sql<{ n: number }>`select count(*) as n from name_counts`.execute(other.value.db);
+          expect(Number(rows[0]!.n)).toBeGreaterThan(0);
+        } finally {
+          await other.value.close();
+        }
+      } finally {
+        await store.close();
+        await server.stop();
+      }
+    },
+    60_000,
+  );
 });
