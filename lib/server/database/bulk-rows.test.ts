@@ -26,6 +26,9 @@ const AWKWARD = [
   'محمد',
   '🙂 emoji',
   'x'.repeat(5_000),
+  // A number as text stays text; a backslash before a u is not an escape.
+  '123',
+  'back\\u0000slash \\ud800',
 ];
 
 /**
