@@ -77,16 +77,15 @@ const ONLY = process.env.BENCH_WRITES_STORE;
 const dir = mkdtempSync(join(tmpdir(), 'bench-writes-'));
 try {
   if (ONLY !== 'postgres') await measure('SQLite', { kind: 'sqlite', path: join(dir, 'index.sqlite') });
-  if (ONLY === 'sqlite') {
-    // SQLite's alone.
-  } else if (postgresBinaries()) {
+  if (ONLY !== 'sqlite' && !postgresBinaries()) console.log('PostgreSQL: not installed here (no initdb): skipped');
+  else if (ONLY !== 'sqlite') {
     const server = await startPostgres({ port: 5620, database: 'writes', settings: SIZED_SETTINGS });
     try {
       await measure('PostgreSQL', { kind: 'postgres', url: server.url, poolMax: 4, ssl: false });
     } finally {
       await server.stop();
     }
-  } else console.log('PostgreSQL: not installed here (no initdb): skipped');
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
