@@ -74,6 +74,8 @@ async function measure(name: string, target: DatabaseTarget) {
 }
 
 const ONLY = process.env.BENCH_WRITES_STORE;
+if (ONLY !== undefined && ONLY !== 'sqlite' && ONLY !== 'postgres')
+  throw new Error(`BENCH_WRITES_STORE must be sqlite or postgres (or unset for both), not ${ONLY}`);
 const dir = mkdtempSync(join(tmpdir(), 'bench-writes-'));
 try {
   if (ONLY !== 'postgres') await measure('SQLite', { kind: 'sqlite', path: join(dir, 'index.sqlite') });

@@ -1511,6 +1511,7 @@ describe('the index on a PostgreSQL server its replicas share', () => {
       const server = await startPostgres({ port: 5646 });
       const target = { kind: 'postgres' as const, url: server.url, poolMax: 2, ssl: false };
       const store = await openIndexStore({ target, keys: blindKeys(SECRET), account: ACCOUNT });
+      let other: IndexStore | null = null;
       try {
         await store.upsert(RECORDS, '2026-11-20T00:00:00.000Z');
         const { id } = await store.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow();
@@ -1534,42 +1535,44 @@ describe('the index on a PostgreSQL server its replicas share', () => {
           await goneOn;
           await sql`update rollups set account = account where account = ${id}`.execute(trx);
         });
-        await written;
+        await Promise.race([written, writer]);
         const opening = openIndexStore({ target, keys: blindKeys(SECRET.replace('a', 'b')), account: ACCOUNT });
-        // The open waits for the write: for its account's lock, having touched none of its rows.
-        let waitedFor: string | undefined;
-        for (let waited = 0; !waitedFor && waited < 10_000; waited += 50) {
-          const { rows } = await sql<{ locktype: string }>`select locktype from pg_locks where not granted`.execute(
-            store.db,
-          );
-          waitedFor = rows[0]?.locktype;
+        // The open waits for the write: for that account's lock (dialect.ts: 0x43430001, the account), having
+        // touched none of its rows.
+        let waits: { locktype: string; key: string }[] = [];
+        for (let waited = 0; !waits.length && waited < 10_000; waited += 50) {
           await new Promise((resolve) => setTimeout(resolve, 50));
+          waits = (
+            await sql<{ locktype: string; key: string }>`select locktype,
+                coalesce(classid::text || ':' || objid::text, '') as key from pg_locks where not granted`.execute(
+              store.db,
+            )
+          ).rows;
         }
         goOn();
-        const [write, other] = await Promise.allSettled([writer, opening]);
+        const [write, opened] = await Promise.allSettled([writer, opening]);
+        if (opened.status === 'fulfilled') other = opened.value;
         // Neither rolled back (before: "deadlock detected", the open's).
         const failure = (settled: PromiseSettledResult<unknown>) =>
           settled.status === 'rejected' ? String(settled.reason) : null;
-        expect([failure(write), failure(other)]).toEqual([null, null]);
-        if (other.status !== 'fulfilled') return;
-        expect(waitedFor).toBe('advisory');
-        try {
-          expect(other.value.opened).toBe('rebuilt');
-          for (const table of ['collections', 'contact_tokens', 'name_counts', 'rollups', 'accounts'] as const) {
-            const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(
-              other.value.db,
-            );
-            expect([table, Number(rows[0]!.n)]).toEqual([table, table === 'accounts' ? 1 : 0]);
-          }
-          // It writes again with the new secret, and its name counts follow.
-          await other.value.upsert(RECORDS, '2026-11-21T00:00:00.000Z');
-          expect(await other.value.indexedCount()).toBe(4);
-          const { rows } = await sql<{ n: number }>`select count(*) as n from name_counts`.execute(other.value.db);
-          expect(Number(rows[0]!.n)).toBeGreaterThan(0);
-        } finally {
-          await other.value.close();
+        expect([failure(write), failure(opened)]).toEqual([null, null]);
+        expect(waits).toEqual([{ locktype: 'advisory', key: `${0x43430001}:${id}` }]);
+        expect(other!.opened).toBe('rebuilt');
+        for (const table of ['collections', 'contact_tokens', 'name_counts', 'rollups'] as const) {
+          const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(other!.db);
+          expect([table, Number(rows[0]!.n)]).toEqual([table, 0]);
         }
+        // One account, a new one: a replica still on the old secret writes under the old id, never this one's.
+        const accounts = await other!.db.selectFrom('accounts').select('id').execute();
+        expect(accounts.length).toBe(1);
+        expect(accounts[0]!.id).toBeGreaterThan(id);
+        // It writes again with the new secret, and its name counts follow.
+        await other!.upsert(RECORDS, '2026-11-21T00:00:00.000Z');
+        expect(await other!.indexedCount()).toBe(4);
+        const { rows } = await sql<{ n: number }>`select count(*) as n from name_counts`.execute(other!.db);
+        expect(Number(rows[0]!.n)).toBeGreaterThan(0);
       } finally {
+        await other?.close();
         await store.close();
         await server.stop();
       }

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Connection, DatabaseTarget } from '../database/connect';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AppDatabase } from '../database/schema';
 import { dialectOf, lockIndexWrites } from '../database/dialect';
 import { migrate, openMigrated } from '../database/migrate';
@@ -84,20 +84,20 @@ const INDEX_TABLES = [
 
 /**
  * Empties the index's tables, in a transaction holding the accounts' lock (0). On PostgreSQL it first waits for
- * every account's writes (a writer holds its account's lock for its whole transaction: store-context.ts), then
- * empties the tables in one TRUNCATE, `name_counts` with them. Deleting their rows one by one, as before, met
- * the rows of a replica writing meanwhile (a deadlock on the name counts, seen once), and the name counts'
- * trigger copied every deleted token into a transition table (tens of millions at 1,000,000 collections,
- * spilled to disk) and left as many dead rows to vacuum. SQLite has one writer: the rows are deleted.
+ * every account's writes, in id order (a writer holds its account's lock for its whole transaction:
+ * store-context.ts; none asks for lock 0 or another account's). Deleting the rows without them met the rows of
+ * a replica writing meanwhile: a deadlock on the name counts, seen once. The rows are deleted, not truncated:
+ * a TRUNCATE's lock would queue every replica's reads behind the longest read under way (an export's, minutes)
+ * and fail on the 15 s `lock_timeout`; a delete waits for no reader. It costs the name counts' trigger a
+ * transition table of every token (spilled to disk at 1,000,000 collections) and leaves the rows to vacuum,
+ * once a change of secret, which rebuilds the whole index anyway. SQLite has one writer.
  */
 async function emptyIndex(trx: Transaction<AppDatabase>): Promise<void> {
-  if (dialectOf(trx) === 'sqlite') {
-    for (const table of INDEX_TABLES) await trx.deleteFrom(table).execute();
-    return;
+  if (dialectOf(trx) === 'postgres') {
+    const accounts = await trx.selectFrom('accounts').select('id').orderBy('id').execute();
+    for (const { id } of accounts) await lockIndexWrites(trx, id);
   }
-  const accounts = await trx.selectFrom('accounts').select('id').orderBy('id').execute();
-  for (const { id } of accounts) await lockIndexWrites(trx, id);
-  await sql`truncate ${sql.join([...INDEX_TABLES, 'name_counts'].map((table) => sql.table(table)))}`.execute(trx);
+  for (const table of INDEX_TABLES) await trx.deleteFrom(table).execute();
 }
 
 type Where =
