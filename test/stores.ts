@@ -3,6 +3,8 @@ import { sql, type Kysely } from 'kysely';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection, DatabaseTarget } from '@/lib/server/database/connect';
+import pg from 'pg';
+import { postgresBinaries, startPostgres, type PostgresServer } from '@/scripts/postgres-server';
 import { emptyPGlite, pgliteConnection, startPGlite } from './pglite';
 
 /**
@@ -72,3 +74,32 @@ function postgres(): StoreKind {
 
 /** A fresh pair per test file (each file runs in its own worker). */
 export const storeKinds = (): StoreKind[] => [sqlite, postgres()];
+
+/**
+ * A real PostgreSQL server on `port` (a fresh cluster, started by the test file), beside PGlite where what is
+ * tested is node-postgres's own way (how it turns a parameter into text, its queue of a connection's
+ * statements): the application's driver. CI installs PostgreSQL (.ci/run); a machine without it runs PGlite
+ * only (none).
+ */
+export function realPostgresKinds(port: number): Pick<StoreKind, 'name' | 'setup' | 'target' | 'reset' | 'teardown'>[] {
+  if (!postgresBinaries() && !process.env.CI) return [];
+  let server: PostgresServer | null = null;
+  return [
+    {
+      name: 'PostgreSQL through node-postgres',
+      async setup() {
+        server = await startPostgres({ port });
+      },
+      target: () => ({ kind: 'postgres', url: server!.url, poolMax: 2, ssl: false }),
+      async reset() {
+        const client = new pg.Client({ connectionString: server!.url });
+        await client.connect();
+        await client.query('drop schema public cascade; create schema public');
+        await client.end();
+      },
+      async teardown() {
+        await server?.stop();
+      },
+    },
+  ];
+}

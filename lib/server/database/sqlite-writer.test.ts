@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, storeFault } from './connect';
-import { createWriterThread, sendAhead, sqliteWriter, WRITER_CLOSED_CODE } from './sqlite-writer';
+import { sendAhead } from './send-ahead';
+import { createWriterThread, sqliteWriter, WRITER_CLOSED_CODE } from './sqlite-writer';
 
 const PRAGMAS = ['journal_mode = WAL', 'busy_timeout = 5000'];
 

@@ -8,7 +8,6 @@ import {
   SqliteQueryCompiler,
   type DatabaseConnection,
   type Driver,
-  type Compilable,
   type QueryResult,
 } from 'kysely';
 import type { AppDatabase } from './schema';
@@ -130,22 +129,10 @@ export function createWriterThread(path: string, pragmas: string[]) {
 }
 export type WriterThread = ReturnType<typeof createWriterThread>;
 
-/** Statements to send without waiting for their answer (`sendAhead`). */
+/** Statements to send without waiting for their answer (`sendAhead`, send-ahead.ts). */
 const sentAhead = new WeakSet<CompiledQuery>();
-
-/**
- * Runs a write inside a transaction whose answer its caller does not need (an insert of many rows): on
- * SQLite's writer, it is sent and the next statement is compiled while the thread runs it (each answer
- * waited for cost a first sync ~14 round trips a transaction, each waiting for the request thread's next
- * turn). A failure is the transaction's: its next statement waited for (at the latest, its commit) fails with
- * it, and the transaction is rolled back. Elsewhere (PostgreSQL, outside a transaction) the statement runs
- * and is waited for as any other.
- */
-export async function sendAhead(trx: Kysely<AppDatabase>, query: Compilable): Promise<void> {
-  const compiled = query.compile();
-  sentAhead.add(compiled);
-  await trx.executeQuery(compiled);
-}
+/** Marks a compiled statement as sent ahead: inside a transaction, the writer's connection does not wait for it. */
+export const markSentAhead = (compiled: CompiledQuery) => void sentAhead.add(compiled);
 
 class WriterConnection implements DatabaseConnection {
   /** Between this connection's `begin` and its commit or rollback. */

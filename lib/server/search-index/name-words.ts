@@ -2,7 +2,7 @@ import 'server-only';
 import type { Transaction } from 'kysely';
 import type { AppDatabase } from '../database/schema';
 import { insertRows } from '../database/bulk-rows';
-import { sendAhead } from '../database/sqlite-writer';
+import { sendAhead } from '../database/send-ahead';
 import { nameTokens, wordForms, type BlindKeys, type Contact } from './blind';
 
 /** Each name word of these contacts with its `name` token (for `pending`, where no `contactTokens` ran). */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { insertRows } from '../database/bulk-rows';
 import { lockIndexWrites } from '../database/dialect';
-import { sendAhead } from '../database/sqlite-writer';
+import { sendAhead } from '../database/send-ahead';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppDatabase } from '../database/schema';
 

@@ -3,6 +3,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AppDb, Connection } from '../database/connect';
 import { databaseNow } from '../database/clock';
 import { lockIndexWrites, type Dialect } from '../database/dialect';
+import { aheadSettled } from '../database/send-ahead';
 import type { AppDatabase } from '../database/schema';
 import type { BlindKeys } from './blind';
 import { createWordMemory, type WordMemory } from './name-words';
@@ -29,7 +30,10 @@ export type StoreContext = {
   keepHistory: boolean;
   /** The database's time (database/clock.ts), in ms: what replicas compare with each other. */
   now(): Promise<number>;
-  /** A write transaction: on PostgreSQL it first takes the account's write lock (dialect.ts). */
+  /**
+   * A write transaction: on PostgreSQL it first takes the account's write lock (dialect.ts), and its statements
+   * sent ahead are settled before its commit (send-ahead.ts).
+   */
   write<T>(fn: (trx: Transaction<AppDatabase>) => Promise<T>): Promise<T>;
 };
 
@@ -56,7 +60,7 @@ export function storeContext(
     write: (fn) =>
       db.transaction().execute(async (trx) => {
         await lockIndexWrites(trx, account);
-        return fn(trx);
+        return aheadSettled(trx, () => fn(trx));
       }),
   };
 }

@@ -11,7 +11,7 @@ import { notePhoneCountries } from './phone-countries';
 import { storedPhone } from './phones';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
 import { insertRows, isAnyOf } from '../database/bulk-rows';
-import { sendAhead } from '../database/sqlite-writer';
+import { sendAhead } from '../database/send-ahead';
 import { withoutNul } from '../database/text';
 import { chunks, openedIdsOnSqlite, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
