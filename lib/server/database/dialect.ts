@@ -7,6 +7,12 @@ export type Dialect = 'sqlite' | 'postgres';
 export const dialectOf = (db: QueryExecutorProvider): Dialect =>
   db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
 
+/** A unique-constraint violation on either store: SQLite's and PostgreSQL's codes. */
+export const isUniqueViolation = (error: unknown) => {
+  const code = (error as { code?: unknown })?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+};
+
 /**
  * The text type of every column the index compares or orders: byte order on both stores. SQLite compares
  * text by bytes; PostgreSQL by the database's collation (often `en_US`, which skips punctuation and sorts

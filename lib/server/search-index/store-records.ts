@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kyse
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
 import { WRITER_CACHE_SIZE } from '../database/connect';
+import { isUniqueViolation } from '../database/dialect';
 import type { AppDatabase } from '../database/schema';
 import { contactTokens, phoneCountries, referenceKey, sealAad, type BlindKeys } from './blind';
 import { changesOf, iso, snapshotOf, type Held } from './history';
@@ -400,23 +401,28 @@ export function createRecords(
           ...(from != null ? [eb('token', '>=', from)] : []),
           ...(to != null ? [eb('token', '<', to)] : []),
         ]);
-      moved += await write(async (trx) => {
-        const part = trx
-          .selectFrom('contact_tokens_staged')
-          .select(['account', 'kind', 'token', 'id'])
-          .where(inSlice)
-          .orderBy('kind')
-          .orderBy('token')
-          .orderBy('id');
-        await trx
-          .insertInto('contact_tokens')
-          .columns(['account', 'kind', 'token', 'id'])
-          .expression(part)
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-        const done = await trx.deleteFrom('contact_tokens_staged').where(inSlice).executeTakeFirst();
-        return Number(done.numDeletedRows);
-      });
+      const merge = (tolerant: boolean) =>
+        write(async (trx) => {
+          const part = trx
+            .selectFrom('contact_tokens_staged')
+            .select(['account', 'kind', 'token', 'id'])
+            .where(inSlice)
+            .orderBy('kind')
+            .orderBy('token')
+            .orderBy('id');
+          const copy = trx.insertInto('contact_tokens').columns(['account', 'kind', 'token', 'id']).expression(part);
+          await (tolerant ? copy.onConflict((oc) => oc.doNothing()) : copy).execute();
+          const done = await trx.deleteFrom('contact_tokens_staged').where(inSlice).executeTakeFirst();
+          return Number(done.numDeletedRows);
+        });
+      // A staged token is in `contact_tokens` neither beside itself nor before: a record's tokens are staged
+      // only while the index holds no row of it (so none of its tokens), and are deleted wherever they are
+      // when it is written again. PostgreSQL's `on conflict do nothing` inserts each row speculatively, a
+      // third of a merge (570,000 tokens: 3.1-3.7 s with it, 2.4 s without), so there the slice is copied
+      // plainly, and copied again tolerating what it met if it met one anyway (a token twice in a record).
+      moved += await merge(store.dialect === 'sqlite').catch((error: unknown) =>
+        isUniqueViolation(error) ? merge(true) : Promise.reject(error),
+      );
     }
     return moved;
   }

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { ListColumnId } from '@/lib/api/columns';
 import { PINNED_MAX, VIEWS_PER_OWNER, viewNameKey, type SavedView } from '@/lib/api/views';
 import type { AppDb } from '../database/connect';
+import { isUniqueViolation } from '../database/dialect';
 import type { AppDatabase } from '../database/schema';
 
 /**
@@ -54,12 +55,6 @@ function toView(row: Row, reader: Reader, defaultId: string | null): SavedView {
     isDefault: row.id === defaultId,
   };
 }
-
-/** A unique-constraint violation on either store: SQLite's and PostgreSQL's codes. */
-const isUnique = (error: unknown) => {
-  const code = (error as { code?: unknown })?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-};
 
 export function createViewStore(database: () => Promise<AppDb>, now: () => number) {
   const stamp = () => new Date(now()).toISOString();
@@ -183,7 +178,7 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
         });
       } catch (error) {
         // Two saves of one name at once: the unique index decides, and says the same as the check above.
-        if (isUnique(error)) throw duplicate(fields.name);
+        if (isUniqueViolation(error)) throw duplicate(fields.name);
         throw error;
       }
       return toView(row, reader, null);
@@ -218,7 +213,7 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return null;
       } catch (error) {
-        if (isUnique(error) && change.name !== undefined) throw duplicate(change.name);
+        if (isUniqueViolation(error) && change.name !== undefined) throw duplicate(change.name);
         throw error;
       }
       return store.get(reader, id);
