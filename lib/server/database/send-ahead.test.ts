@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { realPostgresKinds, storeKinds } from '@/test/stores';
-import type { Transaction } from 'kysely';
+import pg from 'pg';
+import { sql, type Transaction } from 'kysely';
 import type { AppDb } from './connect';
 import type { AppDatabase } from './schema';
 import { migratedDb } from './migrate';
@@ -37,29 +38,46 @@ describe.each(kinds)('statements sent ahead in a transaction on $name', (kind) =
       .execute((trx) => aheadSettled(trx, () => fn(trx)))
       .catch((error: unknown) => error as Error & { code?: string });
 
-  it('run in the order sent, before the statement waited for after them, and are committed', async () => {
-    const order: string[] = [];
-    const seen = await db.transaction().execute((trx) =>
-      aheadSettled(trx, async () => {
-        for (let i = 0; i < 5; i++) {
-          await sendAhead(trx, insert(trx, `k${i}`));
-          order.push(`sent k${i}`);
-        }
-        await sendAhead(trx, trx.updateTable('index_meta').set({ value: 'last' }).where('key', '=', 'k4'));
-        order.push('read');
-        return trx
-          .selectFrom('index_meta')
-          .select(['key', 'value'])
-          .where('key', 'like', 'k%')
-          .orderBy('key')
-          .execute();
-      }),
-    );
-    // Each call returned before its statement ran (nothing was waited for until the read)...
-    expect(order).toEqual(['sent k0', 'sent k1', 'sent k2', 'sent k3', 'sent k4', 'read']);
-    // ...and the read ran after all of them, in order.
-    expect(seen.map((r) => `${r.key}=${r.value}`)).toEqual(['k0=k0', 'k1=k1', 'k2=k2', 'k3=k3', 'k4=last']);
-    expect(await keys()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'taken']);
+  it('return before their statement has run, run in the order sent, before the read after them, and are committed', async () => {
+    // On a real server, the proof that a call returns before its statement has run: the first statement
+    // waits for a lock another session holds, and every call after it returns meanwhile (a call that waited
+    // would never return: the lock is released only below). PGlite has one session: the order alone.
+    const target = kind.target(dir);
+    const other = 'url' in target ? new pg.Client({ connectionString: target.url }) : null;
+    await other?.connect();
+    try {
+      await other?.query('select pg_advisory_lock(4242)');
+      const seen = await db.transaction().execute((trx) =>
+        aheadSettled(trx, async () => {
+          if (other) await sendAhead(trx, trx.selectNoFrom(sql<void>`pg_advisory_xact_lock(4242)`.as('held')));
+          for (let i = 0; i < 5; i++) await sendAhead(trx, insert(trx, `k${i}`));
+          await sendAhead(trx, trx.updateTable('index_meta').set({ value: 'last' }).where('key', '=', 'k4'));
+          if (other) {
+            await expect
+              .poll(
+                async () =>
+                  (
+                    await other.query<{ n: number }>(
+                      `select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = 4242 and not granted`,
+                    )
+                  ).rows[0]!.n,
+              )
+              .toBe(1);
+            await other.query('select pg_advisory_unlock(4242)');
+          }
+          return trx
+            .selectFrom('index_meta')
+            .select(['key', 'value'])
+            .where('key', 'like', 'k%')
+            .orderBy('key')
+            .execute();
+        }),
+      );
+      expect(seen.map((r) => `${r.key}=${r.value}`)).toEqual(['k0=k0', 'k1=k1', 'k2=k2', 'k3=k3', 'k4=last']);
+      expect(await keys()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'taken']);
+    } finally {
+      await other?.end();
+    }
   });
 
   it('fail the transaction with their own error, and nothing of it is kept', async () => {
@@ -92,8 +110,10 @@ describe.each(kinds)('statements sent ahead in a transaction on $name', (kind) =
   });
 
   it('settle what was sent when the transaction fails on its own, and give that failure', async () => {
+    // Three: the first is in node-postgres's own queue before the callback throws, the others still wait in
+    // Kysely's. Unsettled, they would run after the rollback, outside the transaction, and be kept.
     const failed = await outcome(async (trx) => {
-      await sendAhead(trx, insert(trx, 'a'));
+      for (const key of ['a', 'b', 'c']) await sendAhead(trx, insert(trx, key));
       throw new Error('the caller gave up');
     });
     expect((failed as Error).message).toBe('the caller gave up');

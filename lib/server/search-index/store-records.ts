@@ -415,11 +415,13 @@ export function createRecords(
           const done = await trx.deleteFrom('contact_tokens_staged').where(inSlice).executeTakeFirst();
           return Number(done.numDeletedRows);
         });
-      // A staged token is in `contact_tokens` neither beside itself nor before: a record's tokens are staged
-      // only while the index holds no row of it (so none of its tokens), and are deleted wherever they are
-      // when it is written again. PostgreSQL's `on conflict do nothing` inserts each row speculatively, a
-      // third of a merge (570,000 tokens: 3.1-3.7 s with it, 2.4 s without), so there the slice is copied
-      // plainly, and copied again tolerating what it met if it met one anyway (a token twice in a record).
+      // A staged token is rarely in `contact_tokens` already: a record's tokens are staged only while the
+      // index holds no row of it (so none of its tokens), and are deleted wherever they are when it is
+      // written again. A token backfill that runs during a first scan (after an upgrade that brought a new
+      // kind) writes the new kind in place for every held record, staged ones included: then each slice
+      // meets one. PostgreSQL's `on conflict do nothing` inserts each row speculatively, a third of a merge
+      // (570,000 tokens: 3.1-3.7 s with it, 2.4 s without), so there the slice is copied plainly, and copied
+      // again tolerating what it met if it met one (twice the merge's cost, during such a scan only).
       moved += await merge(store.dialect === 'sqlite').catch((error: unknown) =>
         isUniqueViolation(error) ? merge(true) : Promise.reject(error),
       );
