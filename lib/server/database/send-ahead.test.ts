@@ -61,6 +61,9 @@ describe.each(kinds)('statements sent ahead in a transaction on $name', (kind) =
                       `select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = 4242 and not granted`,
                     )
                   ).rows[0]!.n,
+                // A wait, not a figure: the statement reaches the server within milliseconds, but a loaded CI
+                // machine must not fail it on expect.poll's default second.
+                { timeout: 15_000 },
               )
               .toBe(1);
             await other.query('select pg_advisory_unlock(4242)');
