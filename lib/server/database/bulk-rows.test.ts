@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { realPostgresKinds, storeKinds } from '@/test/stores';
 import type { AppDb } from './connect';
 import { migratedDb } from './migrate';
@@ -163,5 +164,71 @@ describe.each(kinds)('many rows on $name', (kind) => {
       .where(isAnyOf(db, 'id', []))
       .execute();
     expect(none).toEqual([]);
+  });
+});
+
+// Two writers at once need two connections: PGlite has one, and runs one transaction at a time.
+describe.each(realPostgresKinds(5645))('two writers at once on $name', (kind) => {
+  let dir: string;
+  let db: AppDb;
+  const account = 7;
+  beforeAll(() => kind.setup());
+  afterAll(() => kind.teardown());
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bulk-rows-'));
+    db = await migratedDb(kind.target(dir));
+  });
+  afterEach(async () => {
+    await db.destroy();
+    await kind.reset();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const details = (i: number, text: string, completedAt: string | null) => ({
+    account,
+    id: `pay_${i}_${text}`,
+    reference: text,
+    type: 'integrated',
+    completed_at: completedAt,
+    line_item_count: i,
+    line_item_totals: '[]',
+    contact_sealed: text,
+    methods: null,
+    follow_up: null,
+    snapshot: text,
+  });
+
+  it("fails no writer's first insert for another's failed transaction (the column types are read at open)", async () => {
+    // A process of its own (fresh modules): no column type known yet, as after a start.
+    vi.resetModules();
+    const fresh = { ...(await import('./migrate')), ...(await import('./bulk-rows')) };
+    const own = await fresh.migratedDb(kind.target(dir));
+    try {
+      let turn!: () => void;
+      const bothReady = new Promise<void>((resolve) => (turn = resolve));
+      let ready = 0;
+      const whenBothReady = () => (++ready === 2 ? turn() : undefined);
+      const insertAfter = (trx: AppDb, i: number) =>
+        bothReady.then(async () =>
+          (await fresh.insertRows(trx, 'collection_details', [details(i, `t${i}`, null)])).execute(),
+        );
+      // One writer's transaction has failed (division by zero); the other's is sound. Both insert at once,
+      // the failed one first.
+      const failed = own.transaction().execute(async (trx) => {
+        await sql`select 1 / 0`.execute(trx).catch(() => {});
+        whenBothReady();
+        return insertAfter(trx, 1);
+      });
+      const sound = own.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        whenBothReady();
+        return insertAfter(trx, 2);
+      });
+      await expect(failed).rejects.toMatchObject({ code: '25P02' });
+      await sound;
+      const kept = await db.selectFrom('collection_details').select('id').where('account', '=', account).execute();
+      expect(kept.map((r) => r.id)).toEqual(['pay_2_t2']);
+    } finally {
+      await own.destroy();
+    }
   });
 });

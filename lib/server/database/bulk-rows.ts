@@ -13,9 +13,29 @@ import type { AppDatabase } from './schema';
 
 type Table = keyof AppDatabase & string;
 
-/** Each table's column types on PostgreSQL, asked once a process (the migrations, run at open, fix them). */
+/**
+ * Each table's column types on PostgreSQL, read once a process when the store is opened (`migrate`, after the
+ * migrations, which fix them). Asked inside a write's transaction instead, the first writer's read served every
+ * writer waiting on it: one account's transaction failing there (25P02) failed another's first insert.
+ */
 const columnTypes = new Map<string, Promise<Map<string, string>>>();
 
+/** Reads every table's column types (the tables the search path sees), for `insertRows`. PostgreSQL only. */
+export async function loadColumnTypes(db: Kysely<AppDatabase>): Promise<void> {
+  const { rows } = await sql<{ table: string; name: string; type: string }>`
+    select c.relname as table, a.attname as name, format_type(a.atttypid, a.atttypmod) as type
+    from pg_class c join pg_attribute a on a.attrelid = c.oid
+    where c.relkind in ('r', 'p') and pg_table_is_visible(c.oid) and a.attnum > 0 and not a.attisdropped`.execute(db);
+  const tables = new Map<string, Map<string, string>>();
+  for (const { table, name, type } of rows) {
+    let columns = tables.get(table);
+    if (!columns) tables.set(table, (columns = new Map()));
+    columns.set(name, type);
+  }
+  for (const [table, columns] of tables) columnTypes.set(table, Promise.resolve(columns));
+}
+
+/** A table's column types: as loaded at open; else (a database no store opened, e.g. a tool's) asked here. */
 function typesOf(db: Kysely<AppDatabase>, table: Table): Promise<Map<string, string>> {
   let found = columnTypes.get(table);
   if (!found) {

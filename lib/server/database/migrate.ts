@@ -3,6 +3,7 @@ import { Migrator, sql } from 'kysely';
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, storeFault, type AppDb, type Connection, type DatabaseTarget } from './connect';
+import { loadColumnTypes } from './bulk-rows';
 import { dialectOf } from './dialect';
 import { migrationProvider } from './migrations';
 
@@ -37,7 +38,11 @@ async function upToDate(db: AppDb): Promise<boolean> {
  * leaves nothing behind. A file with none due is only read: an open never waits for another's write.
  */
 export async function migrate(db: AppDb): Promise<string[]> {
-  if (dialectOf(db) === 'postgres') return toLatest(db);
+  if (dialectOf(db) === 'postgres') {
+    const applied = await toLatest(db);
+    await loadColumnTypes(db);
+    return applied;
+  }
   if (await upToDate(db)) return [];
   return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
