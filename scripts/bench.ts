@@ -312,13 +312,17 @@ async function scale(options: { indexOnly?: boolean } = {}) {
     fact('scale: seeding time', round((performance.now() - t) / 1000), 's');
   }
   // Faults on for the index bench's test route that adds a collection (reserved pages are far past the data).
-  start('tsx', ['sandbox/main.ts'], {
+  const upstream = start('tsx', ['sandbox/main.ts'], {
     SANDBOX_PORT: String(PORTS.bigSandbox),
     SANDBOX_DB: dbPath,
     SANDBOX_FAULTS: '1',
   });
   await waitFor(`http://127.0.0.1:${PORTS.bigSandbox}/__sandbox/health`);
-  if (options.indexOnly) return indexAtScale();
+  const upstreamOf = { file: dbPath, pid: serverPid(upstream.pid!) };
+  if (options.indexOnly) {
+    await indexAtScale(upstreamOf);
+    return upstreamOf;
+  }
   // The live list's figures: no index syncing a million rows underneath them.
   start('next', ['start', '-p', String(PORTS.oursBig), '-H', '127.0.0.1'], {
     SANDBOX_PORT: String(PORTS.bigSandbox),
@@ -350,6 +354,7 @@ async function scale(options: { indexOnly?: boolean } = {}) {
     fact(`scale ${SCALE.toLocaleString('en')}: sandbox ${label} page (${page})`, round(median(sandboxMs), 2), 'ms');
     fact(`scale ${SCALE.toLocaleString('en')}: dashboard render ${label} page`, round(median(renderMs), 1), 'ms');
   }
+  return upstreamOf;
 }
 
 /**
@@ -438,8 +443,8 @@ function auditCost() {
   );
 }
 
-async function indexAtScale() {
-  const both = { sandboxPort: PORTS.bigSandbox, ports: PORTS.index, env, report: { fact, row }, children };
+async function indexAtScale(upstream: { file: string; pid: number }) {
+  const both = { sandboxPort: PORTS.bigSandbox, upstream, ports: PORTS.index, env, report: { fact, row }, children };
   if (!process.argv.includes('--postgres-only')) {
     console.log(`\nSearch index on SQLite (${SCALE.toLocaleString('en')} collections)`);
     await benchIndex(both);
@@ -699,8 +704,7 @@ async function main() {
 
   if (SCALE > 0) {
     console.log(`\nScale (${SCALE.toLocaleString('en')} collections; median of 21)`);
-    await scale();
-    await indexAtScale();
+    await indexAtScale(await scale());
   }
 
   report();
