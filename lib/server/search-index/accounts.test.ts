@@ -109,4 +109,57 @@ describe.each(storeKinds())('accounts on $name', (kind) => {
     expect((await createQueries(recent).list(noFilters, 1, 10)).count).toBe(1);
     expect(await current.pruneAccounts(30)).toBe(0);
   });
+
+  it('keeps an account its replica syncs however long ago it was opened, and prunes it once none has for the retention', async () => {
+    let now = Date.parse('2026-10-01T00:00:00Z');
+    const clock = () => now;
+    const live = await open('acct_live', { clock });
+    await live.upsert([record(6, 'live@example.com')], '2026-10-01T00:00:00.000Z');
+    const other = await open('acct_other', { clock });
+    // 40 days without a restart: its sync renews the lease all along.
+    for (let day = 1; day <= 40; day++) {
+      now += DAY;
+      expect(await live.lease('replica-live', 30_000)).toBe(true);
+      expect(await other.pruneAccounts(30)).toBe(0);
+    }
+    expect((await createQueries(live).list(noFilters, 1, 10)).count).toBe(1);
+    // Its last replica stopped: the retention counts from its last day in use, not from its open.
+    now += 29 * DAY;
+    expect(await other.pruneAccounts(30)).toBe(0);
+    now += 2 * DAY;
+    expect(await other.pruneAccounts(30)).toBe(1);
+    expect(await other.db.selectFrom('collections').select('id').where('account', '=', live.account).execute()).toEqual(
+      [],
+    );
+  });
+
+  it('prunes the rows of an account that no longer exists (a replica on a former secret wrote them after the index was emptied)', async () => {
+    const current = await open('acct_current');
+    await current.upsert([record(8, 'current@example.com')], '2026-11-01T00:00:00.000Z');
+    const former = await open('acct_former');
+    await former.upsert([record(9, 'former@example.com')], '2026-11-01T00:00:00.000Z');
+    // The index emptied for a new secret took the account's row; the replica still on the old secret writes
+    // on under its id until its health check sees the change.
+    await current.db.deleteFrom('accounts').where('id', '=', former.account).execute();
+    await former.upsert([record(10, 'former2@example.com')], '2026-11-02T00:00:00.000Z');
+    expect(await former.lease('replica-former', 30_000)).toBe(true);
+
+    expect(await current.pruneAccounts(30)).toBe(1);
+    for (const table of [
+      'collections',
+      'collection_details',
+      'contact_tokens',
+      'name_words',
+      'rollups',
+      'collection_history',
+      'sync_state',
+      'sync_lease',
+    ] as const)
+      expect(
+        await current.db.selectFrom(table).select('account').where('account', '=', former.account).execute(),
+        table,
+      ).toEqual([]);
+    expect((await createQueries(current).list(noFilters, 1, 10)).count).toBe(1);
+    expect(await current.pruneAccounts(30)).toBe(0);
+  });
 });

@@ -8,7 +8,16 @@ import type { StoreContext } from './store-context';
  */
 export type SyncState = AppDatabase['sync_state'];
 
+/**
+ * How often the replica that syncs an account marks it in use (`accounts.opened_at`): pruning deletes an
+ * account no replica used for days (INDEX_ACCOUNT_RETENTION_DAYS), and a replica that ran longer than that
+ * without a restart had its own account's rows deleted under it by another account's sync.
+ */
+const IN_USE_EVERY_MS = 3_600_000;
+
 export function createSyncRows({ db, account, connection, now: databaseNow }: StoreContext) {
+  /** When this process last marked the account in use (the database's clock). */
+  let markedInUse = -Infinity;
   return {
     /** The database's time in ms (database/clock.ts): the one clock of the lease and of when rows were seen. */
     now: databaseNow,
@@ -41,7 +50,16 @@ export function createSyncRows({ db, account, connection, now: databaseNow }: St
         )
         .execute();
       const row = await db.selectFrom('sync_lease').select('owner').where('account', '=', account).executeTakeFirst();
-      return row?.owner === owner;
+      const held = row?.owner === owner;
+      if (held && now - markedInUse >= IN_USE_EVERY_MS) {
+        await db
+          .updateTable('accounts')
+          .set({ opened_at: new Date(now).toISOString() })
+          .where('id', '=', account)
+          .execute();
+        markedInUse = now;
+      }
+      return held;
     },
     /** Gives the lease up (a clean stop), so another process need not wait for it to lapse. */
     async release(owner: string): Promise<void> {

@@ -63,6 +63,22 @@ const ACCOUNT_TABLES = [
   'collections',
 ] as const;
 
+/**
+ * The accounts a table holds rows of: each found by one step down the tree its key leads with (`account`
+ * first in every one of them), not by reading its rows, so a million rows of one account cost a few reads.
+ */
+async function accountsOf(db: AppDb, table: (typeof ACCOUNT_TABLES)[number]): Promise<number[]> {
+  const { rows } = await sql<{ account: number | string | null }>`
+    with recursive held(account) as (
+      select min(account) from ${sql.table(table)}
+      union all
+      select (select min(t.account) from ${sql.table(table)} t where t.account > held.account)
+      from held where held.account is not null
+    )
+    select account from held where account is not null`.execute(db);
+  return rows.map((r) => Number(r.account));
+}
+
 /** When an account's history began (its first open by a version that keeps it, or the index's rebuild). */
 export const HISTORY_SINCE = 'history_since';
 
@@ -222,10 +238,13 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
       return Number(row.n);
     },
     /**
-     * Deletes the rows of every other account no replica has opened for `days` (an upstream the dashboard
-     * no longer reads, or an account renamed by INDEX_ACCOUNT): a table at a time, each in a transaction of
-     * its own under that account's write lock. An account never opened since its time was first kept
-     * (migration 0016) starts counting now. Returns the accounts pruned.
+     * Deletes the rows of every other account no replica has used for `days` (an upstream the dashboard no
+     * longer reads, or an account renamed by INDEX_ACCOUNT), and of accounts that no longer exist: rows a
+     * replica still on a former INDEX_SECRET wrote under its account after the index was emptied for the new
+     * one, until its health check saw the change (no row of `accounts` names them, so nothing else would
+     * ever delete them). A table at a time, each in a transaction of its own under that account's write lock.
+     * An account is in use while a replica syncs it (`lease` marks it, hourly); one never marked since its
+     * time was first kept (migration 0016) starts counting now. Returns the accounts pruned.
      */
     async pruneAccounts(days: number): Promise<number> {
       const now = await store.now();
@@ -241,13 +260,18 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         .where('id', '!=', account)
         .where('opened_at', '<', cutoff)
         .execute();
-      for (const { id } of stale) {
+      const known = new Set((await db.selectFrom('accounts').select('id').execute()).map((a) => a.id));
+      const orphaned = new Set<number>();
+      for (const table of ACCOUNT_TABLES)
+        for (const id of await accountsOf(db, table)) if (!known.has(id) && id !== account) orphaned.add(id);
+      for (const id of [...stale.map((a) => a.id), ...orphaned]) {
         for (const table of ACCOUNT_TABLES)
           await db.transaction().execute(async (trx) => {
             await lockIndexWrites(trx, id);
             await trx.deleteFrom(table).where('account', '=', id).execute();
           });
-        for (const pattern of BACKFILL_KEY_PATTERNS)
+        // Its cursors and marks, and the version of its roll-ups (store.ts).
+        for (const pattern of [...BACKFILL_KEY_PATTERNS, 'rollups:%'])
           await db
             .deleteFrom('index_meta')
             .where('key', '=', pattern.replace('%', String(id)))
@@ -255,7 +279,7 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         await db.deleteFrom('accounts').where('id', '=', id).execute();
         await yieldToRequests();
       }
-      return stale.length;
+      return stale.length + orphaned.size;
     },
     /**
      * A full scan that began at `startedAt` completed: the first one sets the drift report's baseline; contact links are whole when it began after they were

@@ -264,7 +264,11 @@ export function createSync(deps: SyncDeps) {
     if (deps.historyRetentionDays !== undefined) await store.pruneHistory(deps.historyRetentionDays);
     if (deps.accountRetentionDays !== undefined) {
       const pruned = await store.pruneAccounts(deps.accountRetentionDays);
-      if (pruned) deps.log?.info({ accounts: pruned }, 'index sync: pruned accounts no replica opened for long');
+      if (pruned)
+        deps.log?.info(
+          { accounts: pruned },
+          'index sync: pruned accounts no replica used for long, or that no longer exist',
+        );
     }
     if (missed.length)
       deps.log?.warn({ pages: missed }, 'index sync: scan completed with pages that never answered; nothing hidden');
