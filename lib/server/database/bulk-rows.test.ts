@@ -203,25 +203,24 @@ describe.each(realPostgresKinds(5645))('two writers at once on $name', (kind) =>
     const fresh = { ...(await import('./migrate')), ...(await import('./bulk-rows')) };
     const own = await fresh.migratedDb(kind.target(dir));
     try {
-      let turn!: () => void;
-      const bothReady = new Promise<void>((resolve) => (turn = resolve));
-      let ready = 0;
-      const whenBothReady = () => (++ready === 2 ? turn() : undefined);
-      const insertAfter = (trx: AppDb, i: number) =>
-        bothReady.then(async () =>
-          (await fresh.insertRows(trx, 'collection_details', [details(i, `t${i}`, null)])).execute(),
-        );
-      // One writer's transaction has failed (division by zero); the other's is sound. Both insert at once,
-      // the failed one first.
+      let soundBegun!: () => void;
+      const begun = new Promise<void>((resolve) => (soundBegun = resolve));
+      let failedAsked!: () => void;
+      const asked = new Promise<void>((resolve) => (failedAsked = resolve));
+      // One writer's transaction has failed (division by zero); the other's is sound. The failed one asks to
+      // insert first, and the sound one while that is under way.
       const failed = own.transaction().execute(async (trx) => {
         await sql`select 1 / 0`.execute(trx).catch(() => {});
-        whenBothReady();
-        return insertAfter(trx, 1);
+        await begun;
+        const insert = fresh.insertRows(trx, 'collection_details', [details(1, 't1', null)]);
+        failedAsked();
+        return (await insert).execute();
       });
       const sound = own.transaction().execute(async (trx) => {
         await sql`select 1`.execute(trx);
-        whenBothReady();
-        return insertAfter(trx, 2);
+        soundBegun();
+        await asked;
+        return (await fresh.insertRows(trx, 'collection_details', [details(2, 't2', null)])).execute();
       });
       await expect(failed).rejects.toMatchObject({ code: '25P02' });
       await sound;

@@ -18,7 +18,7 @@ type Table = keyof AppDatabase & string;
  * migrations, which fix them). Asked inside a write's transaction instead, the first writer's read served every
  * writer waiting on it: one account's transaction failing there (25P02) failed another's first insert.
  */
-const columnTypes = new Map<string, Promise<Map<string, string>>>();
+const columnTypes = new Map<string, Map<string, string>>();
 
 /** Reads every table's column types (the tables the search path sees), for `insertRows`. PostgreSQL only. */
 export async function loadColumnTypes(db: Kysely<AppDatabase>): Promise<void> {
@@ -32,22 +32,25 @@ export async function loadColumnTypes(db: Kysely<AppDatabase>): Promise<void> {
     if (!columns) tables.set(table, (columns = new Map()));
     columns.set(name, type);
   }
-  for (const [table, columns] of tables) columnTypes.set(table, Promise.resolve(columns));
+  for (const [table, columns] of tables) columnTypes.set(table, columns);
 }
 
-/** A table's column types: as loaded at open; else (a database no store opened, e.g. a tool's) asked here. */
-function typesOf(db: Kysely<AppDatabase>, table: Table): Promise<Map<string, string>> {
-  let found = columnTypes.get(table);
-  if (!found) {
-    found = sql<{ name: string; type: string }>`select attname as name, format_type(atttypid, atttypmod) as type
-      from pg_attribute where attrelid = ${table}::regclass and attnum > 0 and not attisdropped`
-      .execute(db)
-      .then((r) => new Map(r.rows.map((c) => [c.name, c.type])));
-    // A failure (the connection lost) is not remembered: the next write asks again.
-    found.catch(() => columnTypes.delete(table));
-    columnTypes.set(table, found);
-  }
-  return found;
+/**
+ * A table's column types: as loaded at open; else (a database no store opened, e.g. a tool's) asked here, in the
+ * caller's own transaction, and kept once known (a read under way is not shared: another transaction's failure
+ * must not fail this one).
+ */
+async function typesOf(db: Kysely<AppDatabase>, table: Table): Promise<Map<string, string>> {
+  const known = columnTypes.get(table);
+  if (known) return known;
+  const { rows } = await sql<{
+    name: string;
+    type: string;
+  }>`select attname as name, format_type(atttypid, atttypmod) as type
+    from pg_attribute where attrelid = ${table}::regclass and attnum > 0 and not attisdropped`.execute(db);
+  const types = new Map(rows.map((c) => [c.name, c.type]));
+  columnTypes.set(table, types);
+  return types;
 }
 
 /**

@@ -133,6 +133,29 @@ describe.each(storeKinds())('accounts on $name', (kind) => {
     );
   });
 
+  it("never gives a former secret's account number to the new one, and prunes what a replica still on the former secret wrote", async () => {
+    const before = await open('acct_same');
+    await before.upsert([record(11, 'before@example.com')], '2026-11-01T00:00:00.000Z');
+    // The operator changes INDEX_SECRET: the first replica on the new one empties the index and starts again.
+    const after = await openIndexStore({
+      target: kind.target(dir),
+      keys: blindKeys('another-test-secret-that-is-long-enough-9876543210'),
+      account: 'acct_same',
+    });
+    opened.push(after);
+    expect(after.opened).toBe('rebuilt');
+    expect(after.account).toBeGreaterThan(before.account);
+    // A replica still on the former secret writes on until its health check sees the change.
+    await before.upsert([record(12, 'stale@example.com')], '2026-11-02T00:00:00.000Z');
+    await after.upsert([record(13, 'after@example.com')], '2026-11-02T00:00:00.000Z');
+    expect((await createQueries(after).list(noFilters, 1, 10)).data.map((r) => r.id)).toEqual(['pay_acct13']);
+    expect(await after.pruneAccounts(30)).toBe(1);
+    expect(await after.db.selectFrom('collections').select('id').execute()).toEqual([{ id: 'pay_acct13' }]);
+    expect((await after.db.selectFrom('rollups').select('account').distinct().execute()).map((r) => r.account)).toEqual(
+      [after.account],
+    );
+  });
+
   it('prunes the rows of an account that no longer exists (a replica on a former secret wrote them after the index was emptied)', async () => {
     const current = await open('acct_current');
     await current.upsert([record(8, 'current@example.com')], '2026-11-01T00:00:00.000Z');

@@ -1,5 +1,5 @@
 import 'server-only';
-import { sql, type Transaction } from 'kysely';
+import { sql, type SqlBool, type Transaction } from 'kysely';
 import { insertRows } from '../database/bulk-rows';
 import type { AppDb } from '../database/connect';
 import { lockIndexWrites } from '../database/dialect';
@@ -68,6 +68,9 @@ const ACCOUNT_TABLES = [
  * first in every one of them), not by reading its rows, so a million rows of one account cost a few reads.
  */
 async function accountsOf(db: AppDb, table: (typeof ACCOUNT_TABLES)[number]): Promise<number[]> {
+  // The staged tokens have no tree (a first scan's, merged and deleted as it goes): read once.
+  if (table === 'contact_tokens_staged')
+    return (await db.selectFrom(table).select('account').distinct().execute()).map((r) => Number(r.account));
   const { rows } = await sql<{ account: number | string | null }>`
     with recursive held(account) as (
       select min(account) from ${sql.table(table)}
@@ -260,23 +263,29 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         .where('id', '!=', account)
         .where('opened_at', '<', cutoff)
         .execute();
-      const known = new Set((await db.selectFrom('accounts').select('id').execute()).map((a) => a.id));
+      // Read after the tables: an account opened meanwhile (its row first, then its rows) is known here.
       const orphaned = new Set<number>();
-      for (const table of ACCOUNT_TABLES)
-        for (const id of await accountsOf(db, table)) if (!known.has(id) && id !== account) orphaned.add(id);
+      for (const table of ACCOUNT_TABLES) for (const id of await accountsOf(db, table)) orphaned.add(id);
+      for (const { id } of await db.selectFrom('accounts').select('id').execute()) orphaned.delete(id);
+      orphaned.delete(account);
+      // Each delete checks again that no replica uses the account: one opened (or renamed to) since the lists
+      // above were read keeps every row.
+      const unused = (id: number) =>
+        sql<SqlBool>`not exists (select 1 from accounts where id = ${id} and (opened_at is null or opened_at >= ${cutoff}))`;
       for (const id of [...stale.map((a) => a.id), ...orphaned]) {
         for (const table of ACCOUNT_TABLES)
           await db.transaction().execute(async (trx) => {
             await lockIndexWrites(trx, id);
-            await trx.deleteFrom(table).where('account', '=', id).execute();
+            await trx.deleteFrom(table).where('account', '=', id).where(unused(id)).execute();
           });
         // Its cursors and marks, and the version of its roll-ups (store.ts).
         for (const pattern of [...BACKFILL_KEY_PATTERNS, 'rollups:%'])
           await db
             .deleteFrom('index_meta')
             .where('key', '=', pattern.replace('%', String(id)))
+            .where(unused(id))
             .execute();
-        await db.deleteFrom('accounts').where('id', '=', id).execute();
+        await db.deleteFrom('accounts').where('id', '=', id).where('opened_at', '<', cutoff).execute();
         await yieldToRequests();
       }
       return stale.length + orphaned.size;

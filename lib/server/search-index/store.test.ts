@@ -1228,6 +1228,33 @@ describe.each(storeKinds())('on $name', (kind) => {
     });
 
     onSqlite(
+      'keeps every account, and never numbers a new one at or below a number any row names (migration 0028), and back',
+      async () => {
+        const migrator = new Migrator({ db: store.db as Kysely<unknown>, provider: migrationProvider });
+        const accounts = async () => (await sql`select * from accounts order by id`.execute(store.db)).rows;
+        expect((await migrator.migrateTo('0027-collections-by-rowid')).error).toBeUndefined();
+        const before = await accounts();
+        expect(before).toHaveLength(1);
+        // Rows a replica on a former secret wrote under an account that no longer exists.
+        await sql`insert into sync_state (account, scan_page, scan_missed, scans_completed) values (9, 1, '[]', 0)`.execute(
+          store.db,
+        );
+        expect((await migrator.migrateToLatest()).error).toBeUndefined();
+        expect(await accounts()).toEqual(before);
+        await sql`insert into accounts (key) values ('acct_next')`.execute(store.db);
+        expect((await accounts()).map((a) => (a as { id: number }).id)).toEqual([store.account, 10]);
+        // Emptied (a change of secret), the next is numbered past every one before.
+        await sql`delete from accounts`.execute(store.db);
+        await sql`insert into accounts (key) values ('acct_after')`.execute(store.db);
+        expect((await accounts()).map((a) => (a as { id: number }).id)).toEqual([11]);
+
+        expect((await migrator.migrateTo('0027-collections-by-rowid')).error).toBeUndefined();
+        expect((await accounts()).map((a) => (a as { id: number }).id)).toEqual([11]);
+        expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      },
+    );
+
+    onSqlite(
       'keeps every detail when they move from a clustered table to a rowid one (migration 0025), and back',
       async () => {
         const standalone = collection('pay_s2', { type: 'standalone', reference: 'INV-P-0226' });

@@ -201,16 +201,17 @@ export async function openIndexStore(
       .where('key', '=', accountKey)
       .executeTakeFirstOrThrow();
     await db
-      .updateTable('accounts')
-      .set({ opened_at: new Date(options.clock?.() ?? Date.now()).toISOString() })
-      .where('id', '=', account)
-      .execute();
-    await db
       .insertInto('sync_state')
       .values({ account, scan_page: 1, scan_missed: '[]', scans_completed: 0 })
       .onConflict((oc) => oc.column('account').doNothing())
       .execute();
     const context = storeContext(connection, account, sealKey ?? accountKey, keys, options.clock, options.keepHistory);
+    // On the database's clock, as the pruning that reads it and the syncing replica's marks (store-lease.ts).
+    await db
+      .updateTable('accounts')
+      .set({ opened_at: new Date(await context.now()).toISOString() })
+      .where('id', '=', account)
+      .execute();
     // History is kept from now on for an account that had none (a new index, a rebuilt one, an upgrade).
     await db
       .insertInto('index_meta')

@@ -27,6 +27,7 @@ import * as m0024 from './0024-references-without-nul';
 import * as m0025 from './0025-details-by-rowid';
 import * as m0026 from './0026-fragment-row-on-the-row';
 import * as m0027 from './0027-collections-by-rowid';
+import * as m0028 from './0028-accounts-never-renumbered';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-details-by-rowid': m0025,
   '0026-fragment-row-on-the-row': m0026,
   '0027-collections-by-rowid': m0027,
+  '0028-accounts-never-renumbered': m0028,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
