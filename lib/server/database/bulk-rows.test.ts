@@ -49,36 +49,45 @@ describe('a column of values as an array literal', () => {
 });
 
 const kinds = [...storeKinds(), ...realPostgresKinds(5645)];
+const account = 7;
 
-describe.each(kinds)('many rows on $name', (kind) => {
-  let dir: string;
-  let db: AppDb;
-  const account = 7;
+/** A migrated database of the kind's for each test (`current().db`, `current().dir`), emptied after it. */
+function eachTestDatabase(kind: (typeof kinds)[number]) {
+  const now = { dir: '', db: undefined as unknown as AppDb };
   beforeAll(() => kind.setup());
   afterAll(() => kind.teardown());
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bulk-rows-'));
-    db = await migratedDb(kind.target(dir));
+    now.dir = mkdtempSync(join(tmpdir(), 'bulk-rows-'));
+    now.db = await migratedDb(kind.target(now.dir));
   });
   afterEach(async () => {
     // A connection of the test's (PGlite) is the kind's to close; one opened here is closed here.
-    if (!('db' in kind.target(dir))) await db.destroy();
+    if (!('db' in kind.target(now.dir))) await now.db.destroy();
     await kind.reset();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(now.dir, { recursive: true, force: true });
   });
+  return () => now;
+}
 
-  const details = (i: number, text: string, completedAt: string | null) => ({
-    account,
-    id: `pay_${i}_${text.slice(0, 20)}`,
-    reference: text,
-    type: 'integrated',
-    completed_at: completedAt,
-    line_item_count: i,
-    line_item_totals: JSON.stringify([{ currency: 'NGN', value: i }]),
-    contact_sealed: text,
-    methods: i % 2 ? null : text,
-    follow_up: null,
-    snapshot: text,
+const details = (i: number, text: string, completedAt: string | null) => ({
+  account,
+  id: `pay_${i}_${text.slice(0, 20)}`,
+  reference: text,
+  type: 'integrated',
+  completed_at: completedAt,
+  line_item_count: i,
+  line_item_totals: JSON.stringify([{ currency: 'NGN', value: i }]),
+  contact_sealed: text,
+  methods: i % 2 ? null : text,
+  follow_up: null,
+  snapshot: text,
+});
+
+describe.each(kinds)('many rows on $name', (kind) => {
+  const current = eachTestDatabase(kind);
+  let db: AppDb;
+  beforeEach(() => {
+    db = current().db;
   });
 
   it('writes every value as given, nulls, awkward text and large numbers included, and upserts by key', async () => {
@@ -169,39 +178,13 @@ describe.each(kinds)('many rows on $name', (kind) => {
 
 // Two writers at once need two connections: PGlite has one, and runs one transaction at a time.
 describe.each(realPostgresKinds(5645))('two writers at once on $name', (kind) => {
-  let dir: string;
-  let db: AppDb;
-  const account = 7;
-  beforeAll(() => kind.setup());
-  afterAll(() => kind.teardown());
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bulk-rows-'));
-    db = await migratedDb(kind.target(dir));
-  });
-  afterEach(async () => {
-    await db.destroy();
-    await kind.reset();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const details = (i: number, text: string, completedAt: string | null) => ({
-    account,
-    id: `pay_${i}_${text}`,
-    reference: text,
-    type: 'integrated',
-    completed_at: completedAt,
-    line_item_count: i,
-    line_item_totals: '[]',
-    contact_sealed: text,
-    methods: null,
-    follow_up: null,
-    snapshot: text,
-  });
+  const current = eachTestDatabase(kind);
 
   it("fails no writer's first insert for another's failed transaction (the column types are read at open)", async () => {
     // A process of its own (fresh modules): no column type known yet, as after a start.
     vi.resetModules();
     const fresh = { ...(await import('./migrate')), ...(await import('./bulk-rows')) };
-    const own = await fresh.migratedDb(kind.target(dir));
+    const own = await fresh.migratedDb(kind.target(current().dir));
     try {
       let soundBegun!: () => void;
       const begun = new Promise<void>((resolve) => (soundBegun = resolve));
@@ -224,7 +207,11 @@ describe.each(realPostgresKinds(5645))('two writers at once on $name', (kind) =>
       });
       await expect(failed).rejects.toMatchObject({ code: '25P02' });
       await sound;
-      const kept = await db.selectFrom('collection_details').select('id').where('account', '=', account).execute();
+      const kept = await current()
+        .db.selectFrom('collection_details')
+        .select('id')
+        .where('account', '=', account)
+        .execute();
       expect(kept.map((r) => r.id)).toEqual(['pay_2_t2']);
     } finally {
       await own.destroy();
