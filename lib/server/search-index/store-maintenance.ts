@@ -50,7 +50,7 @@ const BACKFILLS = [
 type Backfill = (typeof BACKFILLS)[number]['name'];
 
 /** Every table whose rows carry an account, in the order an account's rows are deleted (references last). */
-const ACCOUNT_TABLES = [
+export const ACCOUNT_TABLES = [
   'collection_history',
   'contact_tokens',
   'contact_tokens_staged',
@@ -67,7 +67,7 @@ const ACCOUNT_TABLES = [
  * The accounts a table holds rows of: each found by one step down the tree its key leads with (`account`
  * first in every one of them), not by reading its rows, so a million rows of one account cost a few reads.
  */
-async function accountsOf(db: AppDb, table: (typeof ACCOUNT_TABLES)[number]): Promise<number[]> {
+export async function accountsOf(db: AppDb, table: (typeof ACCOUNT_TABLES)[number]): Promise<number[]> {
   // The staged tokens have no tree (a first scan's, merged and deleted as it goes): read once.
   if (table === 'contact_tokens_staged')
     return (await db.selectFrom(table).select('account').distinct().execute()).map((r) => Number(r.account));

@@ -9,6 +9,8 @@ import { rebuildRollups } from './rollups';
 import { storeContext } from './store-context';
 import { createSyncRows } from './store-lease';
 import {
+  ACCOUNT_TABLES,
+  accountsOf,
   BACKFILL_KEY_PATTERNS,
   CONTACTS_DONE,
   CONTACTS_LINKED,
@@ -94,8 +96,13 @@ const INDEX_TABLES = [
  */
 async function emptyIndex(trx: Transaction<AppDatabase>): Promise<void> {
   if (dialectOf(trx) === 'postgres') {
-    const accounts = await trx.selectFrom('accounts').select('id').orderBy('id').execute();
-    for (const { id } of accounts) await lockIndexWrites(trx, id);
+    // The numbers the tables' rows carry too, not only the accounts': a replica still on the old secret
+    // writes on under its number after that number's account row is gone (an earlier change of secret, or
+    // pruned as an orphan), and its rows are deleted here as well (a delete that met its transaction's rows
+    // midway could deadlock with it).
+    const numbers = new Set((await trx.selectFrom('accounts').select('id').execute()).map((a) => Number(a.id)));
+    for (const table of ACCOUNT_TABLES) for (const id of await accountsOf(trx, table)) numbers.add(id);
+    for (const id of [...numbers].sort((a, b) => a - b)) await lockIndexWrites(trx, id);
   }
   for (const table of INDEX_TABLES) await trx.deleteFrom(table).execute();
 }
