@@ -18,10 +18,10 @@
 import autocannon from 'autocannon';
 import pLimit from 'p-limit';
 import { execFile, type ChildProcess } from 'node:child_process';
-import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runBin } from './run-bin.mjs';
-import { cpuMs, rssMb, serverPid, sleep, waitFor } from './server-processes';
+import { cpuMs, readWhole, rssMb, serverPid, sleep, waitFor } from './server-processes';
 
 type Report = {
   fact(name: string, value: number | string, unit?: string): void;
@@ -30,12 +30,6 @@ type Report = {
 
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
-/** Reads a file to its end (into the OS's cache), in seconds. */
-async function readWhole(path: string): Promise<number> {
-  const t = performance.now();
-  for await (const chunk of createReadStream(path, { highWaterMark: 8 << 20 })) void chunk;
-  return round((performance.now() - t) / 1000);
-}
 const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 

@@ -30,7 +30,7 @@ import { createDatabase } from '../sandbox/db';
 import { SEED_VERSION } from '../sandbox/seed-data';
 import { SIZED_SETTINGS, startPostgres, type PostgresServer } from './postgres-server';
 import { binPath, exited, runBin } from './run-bin.mjs';
-import { rssMb, serverPid, sleep, waitFor } from './server-processes';
+import { readWhole, rssMb, serverPid, sleep, waitFor } from './server-processes';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const USERS = Number(process.env.SOAK_USERS ?? 8);
@@ -108,6 +108,8 @@ async function sandbox() {
     console.log(`Seeding ${SCALE.toLocaleString('en')} collections into ${path}…`);
     createDatabase(path, { collections: SCALE });
   }
+  // Read whole first: on a cold file the sandbox did not answer within `waitFor`'s 2 minutes (the soak failed).
+  console.log(`  the sandbox's file read into the OS's cache (${await readWhole(path)} s)`);
   start('tsx', ['sandbox/main.ts'], { SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DB: path, SANDBOX_FAULTS: '1' });
   await waitFor(`http://127.0.0.1:${PORTS.sandbox}/__sandbox/health`);
 }
