@@ -50,7 +50,7 @@ const BACKFILLS = [
 type Backfill = (typeof BACKFILLS)[number]['name'];
 
 /** Every table whose rows carry an account, in the order an account's rows are deleted (references last). */
-export const ACCOUNT_TABLES = [
+const ACCOUNT_TABLES = [
   'collection_history',
   'contact_tokens',
   'contact_tokens_staged',
@@ -67,7 +67,7 @@ export const ACCOUNT_TABLES = [
  * The accounts a table holds rows of: each found by one step down the tree its key leads with (`account`
  * first in every one of them), not by reading its rows, so a million rows of one account cost a few reads.
  */
-export async function accountsOf(db: AppDb, table: (typeof ACCOUNT_TABLES)[number]): Promise<number[]> {
+async function accountsOf(db: AppDb, table: (typeof ACCOUNT_TABLES)[number]): Promise<number[]> {
   // The staged tokens have no tree (a first scan's, merged and deleted as it goes): read once.
   if (table === 'contact_tokens_staged')
     return (await db.selectFrom(table).select('account').distinct().execute()).map((r) => Number(r.account));
@@ -80,6 +80,13 @@ export async function accountsOf(db: AppDb, table: (typeof ACCOUNT_TABLES)[numbe
     )
     select account from held where account is not null`.execute(db);
   return rows.map((r) => Number(r.account));
+}
+
+/** Every account number some table's rows carry (whether or not `accounts` still holds it). */
+export async function numbersHeld(db: AppDb): Promise<Set<number>> {
+  const numbers = new Set<number>();
+  for (const table of ACCOUNT_TABLES) for (const id of await accountsOf(db, table)) numbers.add(id);
+  return numbers;
 }
 
 /** When an account's history began (its first open by a version that keeps it, or the index's rebuild). */
@@ -264,8 +271,7 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
         .where('opened_at', '<', cutoff)
         .execute();
       // Read after the tables: an account opened meanwhile (its row first, then its rows) is known here.
-      const orphaned = new Set<number>();
-      for (const table of ACCOUNT_TABLES) for (const id of await accountsOf(db, table)) orphaned.add(id);
+      const orphaned = await numbersHeld(db);
       for (const { id } of await db.selectFrom('accounts').select('id').execute()) orphaned.delete(id);
       orphaned.delete(account);
       // Each delete checks again that no replica uses the account: one opened (or renamed to) since the lists

@@ -9,14 +9,13 @@ import { rebuildRollups } from './rollups';
 import { storeContext } from './store-context';
 import { createSyncRows } from './store-lease';
 import {
-  ACCOUNT_TABLES,
-  accountsOf,
   BACKFILL_KEY_PATTERNS,
   CONTACTS_DONE,
   CONTACTS_LINKED,
   createMaintenance,
   HISTORY_SINCE,
   markBackfills,
+  numbersHeld,
 } from './store-maintenance';
 import { createRecords } from './store-records';
 
@@ -100,8 +99,8 @@ async function emptyIndex(trx: Transaction<AppDatabase>): Promise<void> {
     // writes on under its number after that number's account row is gone (an earlier change of secret, or
     // pruned as an orphan), and its rows are deleted here as well (a delete that met its transaction's rows
     // midway could deadlock with it).
-    const numbers = new Set((await trx.selectFrom('accounts').select('id').execute()).map((a) => Number(a.id)));
-    for (const table of ACCOUNT_TABLES) for (const id of await accountsOf(trx, table)) numbers.add(id);
+    const numbers = await numbersHeld(trx);
+    for (const { id } of await trx.selectFrom('accounts').select('id').execute()) numbers.add(Number(id));
     for (const id of [...numbers].sort((a, b) => a - b)) await lockIndexWrites(trx, id);
   }
   for (const table of INDEX_TABLES) await trx.deleteFrom(table).execute();
