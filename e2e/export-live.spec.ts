@@ -59,4 +59,15 @@ test('an upstream that fails part-way fails the export with Retry, never a short
   await expect(failed).toContainText('no file was saved', { timeout: 25_000 });
   await expect(failed.getByRole('button', { name: 'Retry' })).toBeVisible();
   expect(downloaded).toBe(false);
+  // The operator's log says why in one JSON line; Next's own unstructured "failed to pipe response" is not there.
+  const failures = () =>
+    servers
+      .dashboardOutput()
+      .split('\n')
+      .filter((line) => line.includes('live export failed'))
+      .map((line) => JSON.parse(line) as unknown);
+  await expect
+    .poll(failures)
+    .toEqual([expect.objectContaining({ level: 40, code: 'upstream_unreachable', msg: 'live export failed' })]);
+  expect(servers.dashboardOutput()).not.toContain('failed to pipe response');
 });

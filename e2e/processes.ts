@@ -43,23 +43,28 @@ export function ownServers(name: string, offset: number, dashboardEnv: Record<st
   const baseURL = `http://127.0.0.1:${port}`;
   const children: ChildProcess[] = [];
   let dir = '';
+  let dashboardOutput = () => '';
   return {
     sandboxURL,
     baseURL,
     /** The sandbox's process, for a test that kills it mid-way. */
     sandbox: () => children[0]!,
+    /** What the dashboard printed so far (its log lines, and anything Next printed beside them). */
+    dashboardOutput: () => dashboardOutput(),
     async start() {
       dir = mkdtempSync(join(tmpdir(), `${name}-`));
+      const dashboard = spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+        SANDBOX_PORT: String(sandboxPort),
+        ...dashboardEnv,
+      });
+      dashboardOutput = dashboard.output;
       children.push(
         spawnProcess('--import', ['tsx', 'sandbox/main.ts'], {
           SANDBOX_PORT: String(sandboxPort),
           SANDBOX_FAULTS: '1',
           SANDBOX_DB: join(dir, 'sandbox.sqlite'),
         }).child,
-        spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
-          SANDBOX_PORT: String(sandboxPort),
-          ...dashboardEnv,
-        }).child,
+        dashboard.child,
       );
       for (const url of [`${sandboxURL}/__sandbox/health`, `${baseURL}/api/collections?limit=1`]) {
         await expect.poll(async () => (await fetch(url).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);

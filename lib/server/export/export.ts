@@ -35,6 +35,15 @@ export type ExportInput = ListState & { contacts: boolean; live: boolean; column
 const ROWS_PER_CHUNK = 500;
 const encoder = new TextEncoder();
 
+/**
+ * Ends a download that cannot finish with a reset of its connection, never a short file presented as whole.
+ * The error is an `AbortError` so that Next destroys the connection without printing its own unstructured
+ * "failed to pipe response" line: the reason is in our log already, as JSON.
+ */
+function cutShort(controller: ReadableStreamDefaultController<Uint8Array>, reason: string) {
+  controller.error(new DOMException(reason, 'AbortError'));
+}
+
 function csvResponse(
   body: ReadableStream<Uint8Array>,
   count: number,
@@ -171,7 +180,7 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
             { err: message.type === 'error' ? message.message : message.type },
             'export from the index failed',
           );
-          controller.error(new Error('the export stopped part-way'));
+          cutShort(controller, 'the export stopped part-way');
           return;
         }
         written += message.rows;
@@ -182,8 +191,9 @@ async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Respo
         }
         finish();
         // The count and the rows are one snapshot: a difference is a fault, never a short file.
-        if (written !== count) controller.error(new Error(`export wrote ${written} of ${count} rows`));
-        else controller.close();
+        if (written === count) return controller.close();
+        logger.error({ written, count }, 'export from the index wrote another number of rows than it counted');
+        cutShort(controller, `export wrote ${written} of ${count} rows`);
       },
       cancel: finish,
     },
@@ -266,8 +276,9 @@ async function live(context: RequestContext, input: ExportInput, signal: AbortSi
           controller.enqueue(encoder.encode(csvRows(next.value.records.map(toRecord), next.value.fetchedAt, options)));
         } catch (error) {
           end();
-          if (!stop.signal.aborted) logger.warn({ code: (error as AppError).code }, 'live export failed');
-          controller.error(error);
+          // A person who cancelled (the request's signal) is no failure; `end` has aborted `stop` by now.
+          if (!signal.aborted) logger.warn({ code: (error as AppError).code }, 'live export failed');
+          cutShort(controller, 'the live export stopped part-way');
         }
       },
       cancel: end,
