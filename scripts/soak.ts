@@ -16,6 +16,7 @@
  *   SOAK_MINUTES=10  SOAK_USERS=8  SOAK_PHASES=none,slow,5xx,postgres  SOAK_WARMUP_S=60  BENCH_SCALE=1000000
  *   SOAK_LOG=file (the measured dashboard's log lines, warn and up; else dropped)
  *   SOAK_CPU_PROF=dir (the measured dashboard's CPU profile, written there when it ends)
+ *   SOAK_DASHBOARD_CPU=own (the dashboard in a session, so a CPU group, of its own; else it shares the soak's)
  *
  * Each phase starts with SOAK_WARMUP_S of the same mix, not measured (a fresh server loads its code on its
  * first requests; the figures are the steady state's).
@@ -42,6 +43,8 @@ type Phase = 'none' | 'slow' | '5xx' | 'postgres';
 const PORTS = { sandbox: 4711, proxy: 4611, dashboard: 3711, postgres: 5711 };
 const METRICS_TOKEN = 'soak-metrics-token-0123456789';
 const children: ChildProcess[] = [];
+/** The PostgreSQL phase's server while it runs (stopped on Ctrl-C too). */
+let postgresUp: PostgresServer | null = null;
 
 /** The fault proxy: what the dashboard calls its upstream. `mode` decides each answer. */
 let mode: Phase = 'none';
@@ -84,6 +87,10 @@ function start(
   const options = {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', stdout, 'inherit'] as ['ignore', number | 'ignore', 'inherit'],
+    // SOAK_DASHBOARD_CPU=own: the dashboard in a session of its own. Linux schedules each session as one CPU
+    // group (autogroup), as a service manager gives each service a group: the dashboard then no longer shares
+    // its turn with the simulated people and the sandbox (bench/README, issue 33, item 6).
+    detached: bin === 'next' && process.env.SOAK_DASHBOARD_CPU === 'own',
   };
   // Node's own flags (a CPU profile) go before the bin: NODE_OPTIONS refuses --cpu-prof.
   const child = node.length
@@ -439,8 +446,8 @@ async function main() {
     mode = 'none';
     // Sized as npm run bench sizes it (a server of its own, checkpoints spread out): with the defaults a
     // 1,000,000-collection sync ran at 200-500 rows/s here and the phase never started.
-    const pgServer =
-      name === 'postgres' ? await startPostgres({ port: PORTS.postgres, settings: SIZED_SETTINGS }) : null;
+    const pgServer = (postgresUp =
+      name === 'postgres' ? await startPostgres({ port: PORTS.postgres, settings: SIZED_SETTINGS }) : null);
     // SQLite: the index the bench synced (.data/bench-index.sqlite), else one synced here first.
     const { base, child } = await dashboard(
       pgServer
@@ -453,6 +460,7 @@ async function main() {
     child.kill('SIGTERM');
     await exited(child);
     await pgServer?.stop();
+    postgresUp = null;
   }
   server.close();
   writeFileSync('bench/results-soak.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
@@ -489,6 +497,13 @@ async function main() {
   writeFileSync('bench/results-soak.md', `${lines.join('\n')}\n`);
   console.log(`\n${lines.join('\n')}`);
 }
+
+// A session of its own (above) does not get the terminal's Ctrl-C, nor does PostgreSQL: the soak stops them.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    for (const child of children) child.kill('SIGTERM');
+    void Promise.resolve(postgresUp?.stop()).finally(() => process.exit(130));
+  });
 
 main()
   .catch((error: unknown) => {
