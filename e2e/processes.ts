@@ -53,19 +53,17 @@ export function ownServers(name: string, offset: number, dashboardEnv: Record<st
     dashboardOutput: () => dashboardOutput(),
     async start() {
       dir = mkdtempSync(join(tmpdir(), `${name}-`));
+      const sandbox = spawnProcess('--import', ['tsx', 'sandbox/main.ts'], {
+        SANDBOX_PORT: String(sandboxPort),
+        SANDBOX_FAULTS: '1',
+        SANDBOX_DB: join(dir, 'sandbox.sqlite'),
+      });
       const dashboard = spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
         SANDBOX_PORT: String(sandboxPort),
         ...dashboardEnv,
       });
       dashboardOutput = dashboard.output;
-      children.push(
-        spawnProcess('--import', ['tsx', 'sandbox/main.ts'], {
-          SANDBOX_PORT: String(sandboxPort),
-          SANDBOX_FAULTS: '1',
-          SANDBOX_DB: join(dir, 'sandbox.sqlite'),
-        }).child,
-        dashboard.child,
-      );
+      children.push(sandbox.child, dashboard.child);
       for (const url of [`${sandboxURL}/__sandbox/health`, `${baseURL}/api/collections?limit=1`]) {
         await expect.poll(async () => (await fetch(url).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
       }
