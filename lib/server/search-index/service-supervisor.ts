@@ -117,6 +117,7 @@ export function createSupervisor(deps: ServiceDeps, owner: string) {
       connection,
       setAside: database.takeSetAside(),
       keys,
+      secret,
       // The account by its key (or INDEX_ACCOUNT), never its address; an index kept under the name an older
       // version gave it (its address and key) is carried over.
       account: keys.accountKey({ apiKey: deps.upstream.key, label: deps.index.account }),
@@ -146,7 +147,12 @@ export function createSupervisor(deps: ServiceDeps, owner: string) {
     const current = running;
     set(null);
     if (!current) return;
-    const stop = current.sync.stop().catch(() => {});
+    // The store's own thread (a first scan's preparing) ends with it; the database is the runtime's.
+    const stop = current.sync
+      .stop()
+      .catch(() => {})
+      .then(() => current.store.close())
+      .catch(() => {});
     if (wait) await stop;
   }
 

@@ -1,19 +1,18 @@
 import 'server-only';
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Collection } from '@/lib/api/schemas';
-import { lineItemTotals } from '@/lib/format/money';
 import { WRITER_CACHE_SIZE } from '../database/connect';
 import { isUniqueViolation } from '../database/dialect';
 import type { AppDatabase } from '../database/schema';
-import { contactTokens, phoneCountries, referenceKey, sealAad, type BlindKeys } from './blind';
+import { contactTokens, phoneCountries, referenceKey, sealAad } from './blind';
 import { changesOf, iso, snapshotOf, type Held } from './history';
 import { writeNameWords } from './name-words';
+import { listColumns, prepareRecord, storable, type Prepared } from './prepare';
+import type { PrepareThread } from './prepare-thread';
 import { notePhoneCountries } from './phone-countries';
-import { storedPhone } from './phones';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
 import { insertRows, isAnyOf } from '../database/bulk-rows';
 import { sendAhead } from '../database/send-ahead';
-import { withoutNul } from '../database/text';
 import { chunks, openedIdsOnSqlite, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
 /**
@@ -21,84 +20,6 @@ import { chunks, openedIdsOnSqlite, TOKENS_PER_STATEMENT, yieldToRequests, type 
  * (a page of results), blind tokens (search) and a sealed contact, with the roll-ups counting each change
  * once; and the removal of what a completed scan did not see.
  */
-
-/** The list's Methods and Follow-up columns as the details hold them (JSON text, compared as text). */
-const listColumns = (c: Collection) => ({
-  methods: JSON.stringify(c.payable.methods),
-  follow_up: JSON.stringify({ enabled: c.followUp.enabled, channels: c.followUp.channels }),
-});
-
-/**
- * A record as the index can write it: U+FFFD where a text it stores (id, reference, type, status, currency)
- * holds U+0000 (`withoutNul`). One such record failed its page's write on PostgreSQL (the page retried,
- * the scan never completed; a live read's write-through faulted the index), and SQLite's trigram index
- * found a reference 'ab\0c' by 'abc'. What the index writes as JSON (line items, methods, the snapshot)
- * escapes it already, and the contact is sealed and hashed. The record itself when it holds none, nearly
- * always: what `prepare` made of it is then found again by `upsert`.
- */
-export function storable(c: Collection): Collection {
-  const { id, reference, type, status } = c;
-  const { currency } = c.amount;
-  if (![id, reference, type, status, currency].some((text) => text.includes('\u0000'))) return c;
-  return {
-    ...c,
-    id: withoutNul(id),
-    reference: withoutNul(reference),
-    type: withoutNul(type),
-    status: withoutNul(status),
-    amount: { ...c.amount, currency: withoutNul(currency) },
-  };
-}
-
-/**
- * What a record's write needs that depends on the record alone: its narrow row (but the time it was seen),
- * its details with the sealed contact, its blind tokens with its name words, its phone as stored, its
- * history snapshot. Made once a record (`prepared`): during a first scan, while the page before is written
- * (`prepare`).
- */
-type Prepared = {
-  row: Omit<AppDatabase['collections'], 'seen_at'>;
-  details: AppDatabase['collection_details'];
-  snapshot: string;
-  tokens: { kind: string; token: string }[];
-  words: Map<string, string>;
-  phone: ReturnType<typeof storedPhone>;
-};
-
-function prepareRecord(keys: BlindKeys, account: number, accountKey: string, c: Collection): Prepared {
-  const { firstName, lastName, email, phone, id: contactId } = c.contact;
-  const snapshot = snapshotOf(keys, c);
-  const words = new Map<string, string>();
-  return {
-    row: {
-      account,
-      id: c.id,
-      reference_key: referenceKey(c.reference),
-      status: c.status,
-      amount_value: c.amount.value,
-      currency: c.amount.currency,
-      created_at: iso(c.createdAt)!,
-      updated_at: iso(c.updatedAt)!,
-      completed_at: iso(c.completedAt),
-    },
-    details: {
-      account,
-      id: c.id,
-      reference: c.reference,
-      type: c.type,
-      completed_at: iso(c.completedAt),
-      line_item_count: c.metadata.length,
-      line_item_totals: JSON.stringify(lineItemTotals(c.metadata)),
-      contact_sealed: keys.seal({ firstName, lastName, email, phone, id: contactId }, sealAad(accountKey, c.id)),
-      ...listColumns(c),
-      snapshot,
-    },
-    snapshot,
-    tokens: contactTokens(keys, c.contact, words),
-    words,
-    phone: storedPhone(phone),
-  };
-}
 
 /**
  * Records per transaction. A transaction holds the one SQLite connection (on the writer's thread in the
@@ -371,10 +292,14 @@ export function createRecords(
   store: StoreContext,
   /** Tokens staged before a merge (`SETTLE_AT_TOKENS`; a test's few). */
   settleAtTokens = SETTLE_AT_TOKENS,
+  /** Where `prepare` prepares records (a thread of its own: the runtime's, prepare-thread.ts); else here. */
+  thread?: PrepareThread,
 ) {
   const { db, account, write, keys, accountKey } = store;
   /** Records prepared (`prepareRecord`), by the very object the upstream's page held: dropped with the page. */
   const ready = new WeakMap<Collection, Prepared>();
+  /** Records the thread is preparing: their page's answer, which `upsert` waits for rather than prepare again. */
+  const preparing = new WeakMap<Collection, Promise<void>>();
   /** Tokens this process staged since its last merge (`settleTokens`). */
   let staged = 0;
   /**
@@ -494,11 +419,23 @@ export function createRecords(
     buildTrees,
     /**
      * Prepares records about to be written (their seal, tokens and snapshot: about half of what writing a new
-     * record costs the request thread), a few at a time between other work: a first scan prepares the page
-     * it read ahead while the writer's thread writes the page before, so the two overlap. `upsert`
-     * prepares whatever was not.
+     * record costs the request thread): a first scan prepares the page it read ahead while the writer's
+     * thread writes the page before, so the two overlap. On the store's preparing thread when it has one
+     * (the runtime's), resolved when the page is prepared; else here, a few at a time between other work.
+     * `upsert` waits for a page the thread is preparing, and prepares whatever was not.
      */
     async prepare(records: Collection[]): Promise<void> {
+      if (thread) {
+        const todo = records.map(storable).filter((c) => !ready.has(c) && !preparing.has(c));
+        if (!todo.length) return;
+        // A thread that failed (or was closed) prepares nothing: `upsert` prepares those records itself.
+        const done = thread.prepare(todo).then(
+          (made) => todo.forEach((c, i) => ready.set(c, made[i]!)),
+          () => {},
+        );
+        for (const c of todo) preparing.set(c, done);
+        return done;
+      }
       for (let i = 0; i < records.length; i += PREPARED_PER_TURN) {
         await yieldToRequests();
         for (const c of records.slice(i, i + PREPARED_PER_TURN)) prepared(storable(c));
@@ -518,6 +455,9 @@ export function createRecords(
       // The same id twice in one batch (a page that shifted): the last one wins.
       const unique = [...new Map(records.map(storable).map((c) => [c.id, c])).values()];
       if (!unique.length) return;
+      // Records the thread is preparing are waited for, not prepared twice.
+      const awaited = new Set(unique.map((c) => preparing.get(c)).filter((p) => p !== undefined));
+      if (awaited.size) await Promise.all(awaited);
       if (options.stage && !leftoversMet) {
         leftoversMet = true;
         if (await anyStaged(db, account)) await settleTokens();

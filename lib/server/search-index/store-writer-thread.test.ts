@@ -1,62 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectionSchema, type Collection } from '@/lib/api/schemas';
-import { sampleCollection } from '@/test/samples';
+import { indexTables, numberedCollection } from '@/test/index-tables';
 import { connect, type Connection, type DatabaseTarget } from '../database/connect';
-import type { AppDatabase } from '../database/schema';
 import { blindKeys } from './blind';
 import { openIndexStore, type IndexStore } from './store';
 
 const SECRET = 'writer-thread-test-secret-long-enough-0123456789';
 
 let serial = 0;
-const made = (): Collection => {
-  serial++;
-  const created = new Date(Date.UTC(2026, 0, 1) + serial * 60_000).toISOString();
-  return collectionSchema.parse(
-    sampleCollection({
-      id: `pay_${serial}`,
-      reference: `REF-${serial}`,
-      createdAt: created,
-      updatedAt: created,
-      ...(serial % 3 === 0
-        ? { status: 'completed', completedAt: new Date(Date.parse(created) + serial * 1000).toISOString() }
-        : {}),
-      contact: {
-        id: `contact_${serial}`,
-        firstName: `Ågot${serial}`,
-        lastName: `Nwosu-${serial}`,
-        email: `c.${serial}@example.org`,
-        phone: `+234 803 ${String(serial).padStart(3, '0')} 7777`,
-      },
-    }),
-  );
-};
-
-/** Everything a write leaves, table by table, in key order (sealed contacts aside: sealed anew each time). */
-async function everything(db: Kysely<AppDatabase>) {
-  const read = async (text: string) => (await sql.raw(text).execute(db)).rows;
-  return {
-    collections: await read(
-      'select id, reference_key, status, amount_value, currency, created_at, updated_at, completed_at from collections order by id',
-    ),
-    details: await read(
-      'select id, reference, type, completed_at, line_item_count, line_item_totals, methods, follow_up, snapshot from collection_details order by id',
-    ),
-    rollups: await read(
-      'select * from rollups where created_count <> 0 or completed_count <> 0 or created_amount <> 0 order by grain, period, currency, status',
-    ),
-    durations: await read('select * from rollup_durations where count <> 0 order by grain, period, currency, bucket'),
-    history: await read('select id, changes, status_from, status_to from collection_history order by id'),
-    tokens: await read('select kind, token, id from contact_tokens order by kind, token, id'),
-    staged: await read('select count(*) as n from contact_tokens_staged'),
-    words: await read('select kind, token, word from name_words order by kind, token, word'),
-    countries: await read("select value from index_meta where key like 'phone_countries%'"),
-  };
-}
+const made = () => numberedCollection(++serial);
 
 describe("a first scan through SQLite's writer thread", () => {
   const dir = mkdtempSync(join(tmpdir(), 'writer-thread-store-'));
@@ -98,7 +52,7 @@ describe("a first scan through SQLite's writer thread", () => {
       await plain.upsert(scanned.slice(950, 1_050), during, { bulk: true });
       await threaded.settleTokens();
 
-      const [a, b] = [await everything(threaded.db), await everything(plain.db)];
+      const [a, b] = [await indexTables(threaded.db), await indexTables(plain.db)];
       expect(a.collections).toHaveLength(2_300);
       expect(a.history).toHaveLength(30);
       expect(a.staged).toEqual([{ n: 0 }]);

@@ -17,6 +17,7 @@ import {
   markBackfills,
   numbersHeld,
 } from './store-maintenance';
+import { prepareThread } from './prepare-thread';
 import { createRecords } from './store-records';
 
 /**
@@ -131,6 +132,11 @@ export async function openIndexStore(
     keepHistory?: boolean;
     /** A first scan's staged tokens merged once this many wait (tests: a few; store-records.ts). */
     settleAtTokens?: number;
+    /**
+     * The secret `keys` were made from: a first scan's records are then prepared on a thread of its own
+     * (prepare-thread.ts, which makes the same keys from it), not on the caller's. Unset: on the caller's.
+     */
+    secret?: string;
   },
 ): Promise<IndexStore> {
   const { keys, account: accountKey } = options;
@@ -259,8 +265,11 @@ export async function openIndexStore(
       });
 
     const maintenance = createMaintenance(context, await markBackfills(db, account));
+    const thread = options.secret
+      ? prepareThread({ secret: options.secret, account, accountKey: context.accountKey })
+      : undefined;
     return {
-      ...createRecords(context, options.settleAtTokens),
+      ...createRecords(context, options.settleAtTokens, thread),
       ...createSyncRows(context),
       get namePairsReady() {
         return maintenance.namePairsReady;
@@ -287,7 +296,10 @@ export async function openIndexStore(
         const now = await db.selectFrom('index_meta').select('value').where('key', '=', 'key_check').executeTakeFirst();
         return now?.value === keys.checkValue;
       },
-      close: () => (own ? db.destroy() : Promise.resolve()),
+      async close() {
+        await thread?.close();
+        if (own) await db.destroy();
+      },
     };
   } catch (error) {
     if (own) await db.destroy().catch(() => {});

@@ -167,7 +167,8 @@ export function createSync(deps: SyncDeps) {
       // Dropped meanwhile (a lease lost, a page read afresh): a newer read-ahead owns the bounds now.
       if (round !== aheadRound) return;
       entry.page = read;
-      // Sealed and tokenised (`store.prepare`) while the writer's thread writes the pages before.
+      // Sealed and tokenised (`store.prepare`, on a thread of its own in the runtime) while the writer's
+      // thread writes the pages before.
       if (first) void store.prepare(read.data).catch(() => {});
       if (read.meta.next === null || !read.data.length) chainUntil = 0;
     }
