@@ -35,7 +35,7 @@ export async function indexTables(db: Kysely<AppDatabase>) {
   const read = async (text: string) => (await sql.raw(text).execute(db)).rows;
   return {
     collections: await read(
-      'select id, reference_key, status, amount_value, currency, created_at, updated_at, completed_at from collections order by id',
+      'select account, id, reference_key, status, amount_value, currency, created_at, updated_at, completed_at from collections order by id',
     ),
     details: await read(
       'select id, reference, type, completed_at, line_item_count, line_item_totals, methods, follow_up, snapshot from collection_details order by id',

@@ -71,17 +71,37 @@ describe("a first scan's records prepared on a thread of their own", () => {
     expect(thread.running()).toBe(false);
   });
 
+  it('ends a thread that does not answer in time, and starts none after three such', async () => {
+    const thread = prepareThread({ secret: SECRET, account: 1, accountKey: 'acct_stuck' }, { answerMs: 1 });
+    for (let i = 0; i < 3; i++) {
+      await expect(thread.prepare(Array.from({ length: 500 }, made))).rejects.toThrow(/did not answer/);
+      expect(thread.running()).toBe(false);
+    }
+    await expect(thread.prepare([made()])).rejects.toThrow(/failed/);
+    expect(thread.running()).toBe(false);
+    await thread.close();
+  });
+
   it('leaves exactly what a first scan prepared on the request thread leaves', async () => {
-    const open = (name: string, secret?: string) =>
-      openIndexStore({
-        target: { kind: 'sqlite', path: join(dir, `${name}.sqlite`) },
+    // An account carried over from its former name keeps sealing under that name (its seal key): the thread
+    // must seal under it too. A second account first, so the scanned one's number is not the first.
+    const open = async (name: string, secret?: string) => {
+      const target = { kind: 'sqlite' as const, path: join(dir, `${name}.sqlite`) };
+      for (const account of ['acct_other', 'acct_former'])
+        await (await openIndexStore({ target, keys, account })).close();
+      return openIndexStore({
+        target,
         keys,
         account: 'acct_scan',
+        formerAccounts: ['acct_former'],
         clock: () => Date.UTC(2026, 5, 1),
         ...(secret ? { secret } : {}),
       });
+    };
     const threaded = await open('threaded', SECRET);
     const plain = await open('plain');
+    expect(threaded.accountKey).toBe('acct_former');
+    expect(threaded.account).toBe(2);
     try {
       const all = Array.from({ length: 2_300 }, made);
       const seenAt = '2026-06-01T00:01:00.000Z';
@@ -106,6 +126,9 @@ describe("a first scan's records prepared on a thread of their own", () => {
       await plain.settleTokens();
       const [a, b] = [await indexTables(threaded.db), await indexTables(plain.db)];
       expect(a.collections).toHaveLength(2_303);
+      // Every record but the three no thread can be handed was prepared on the thread.
+      expect(threaded.preparedOnThread()).toBe(2_300);
+      expect(plain.preparedOnThread()).toBe(0);
       expect(a.tokens.length).toBeGreaterThan(2_300 * 4);
       for (const table of Object.keys(a) as (keyof typeof a)[]) expect(a[table], table).toEqual(b[table]);
       // Every sealed contact opens, under the account's key, to the record's contact.

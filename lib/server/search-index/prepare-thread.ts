@@ -21,23 +21,60 @@ export type PrepareThread = {
   close(): Promise<void>;
   /** Whether its thread is up now (it ends when idle). */
   running(): boolean;
+  /** Records it has prepared so far. */
+  prepared(): number;
 };
 
 /** How long the thread stays without a page before it ends. */
 export const IDLE_MS = 10_000;
+/**
+ * How long a page may take on the thread (~15 ms a page of 100; a first scan's step hands it ten at a time):
+ * past it the thread is taken for stuck (a module that never loaded, an answer lost), ended, and what it held
+ * prepared by the caller, so a sync step (and a shutdown waiting for it) never waits on it for good.
+ */
+export const ANSWER_MS = 30_000;
+/** Threads that ended unasked (failed, stuck) after which no other is started: the caller prepares everything. */
+const GIVE_UP_AFTER = 3;
 
-export function prepareThread(job: PrepareJob, options: { idleMs?: number } = {}): PrepareThread {
+export function prepareThread(job: PrepareJob, options: { idleMs?: number; answerMs?: number } = {}): PrepareThread {
   const idleMs = options.idleMs ?? IDLE_MS;
+  const answerMs = options.answerMs ?? ANSWER_MS;
   let worker: Worker | null = null;
   let nextId = 0;
   const waiting = new Map<number, { resolve(made: Prepared[]): void; reject(error: unknown): void }>();
   let idle: NodeJS.Timeout | null = null;
+  /** The oldest page's deadline (every answer moves it on: pages are answered in order). */
+  let deadline: NodeJS.Timeout | null = null;
   let closed = false;
+  let failures = 0;
+  let prepared = 0;
 
   const failAll = (error: unknown) => {
     for (const { reject } of waiting.values()) reject(error);
     waiting.clear();
   };
+  const clear = (timer: NodeJS.Timeout | null) => {
+    if (timer) clearTimeout(timer);
+    return null;
+  };
+
+  /** Ends the thread now up, failing what it held: `unasked` (it failed or is stuck) counts toward giving up. */
+  function end(error: unknown, unasked: boolean) {
+    const ending = worker;
+    worker = null;
+    idle = clear(idle);
+    deadline = clear(deadline);
+    if (unasked) failures++;
+    failAll(error);
+    return ending?.terminate();
+  }
+
+  function watch() {
+    deadline = clear(deadline);
+    if (!waiting.size) return;
+    deadline = setTimeout(() => void end(new Error('the preparing thread did not answer'), true), answerMs);
+    deadline.unref();
+  }
 
   function start(): Worker {
     const started = bundled()
@@ -49,33 +86,33 @@ export function prepareThread(job: PrepareJob, options: { idleMs?: number } = {}
         });
     started.on('message', (answer: PrepareAnswer) => {
       const asked = waiting.get(answer.id);
-      if (!asked) return;
+      if (!asked || worker !== started) return;
       waiting.delete(answer.id);
       if ('error' in answer) asked.reject(new Error(answer.error));
-      else asked.resolve(answer.prepared);
+      else {
+        prepared += answer.prepared.length;
+        asked.resolve(answer.prepared);
+      }
+      watch();
       if (!waiting.size) restAfterIdle();
     });
-    // What is waiting was asked of the thread now up: one ended when idle (or closed) leaves it be.
-    const ended = (error: unknown) => {
-      if (worker !== started) return;
-      worker = null;
-      failAll(error);
+    // Only the thread now up: one ended when idle (or closed) leaves what is waiting be.
+    const failed = (error: unknown) => {
+      if (worker === started) void end(error, true);
     };
-    started.on('error', ended);
-    started.on('exit', () => ended(new Error('the preparing thread ended')));
-    // What it prepares is awaited by a sync step; it alone never keeps the process alive.
-    started.unref();
+    started.on('error', failed);
+    started.on('messageerror', failed);
+    started.on('exit', () => failed(new Error('the preparing thread ended')));
     return started;
   }
 
+  /** Idle, the thread no longer keeps the process alive, and ends after `idleMs`. */
   function restAfterIdle() {
-    if (idle) clearTimeout(idle);
+    worker?.unref();
+    idle = clear(idle);
     idle = setTimeout(() => {
       idle = null;
-      if (waiting.size) return;
-      const ending = worker;
-      worker = null;
-      void ending?.terminate();
+      if (!waiting.size) void end(new Error('the preparing thread ended when idle'), false);
     }, idleMs);
     idle.unref();
   }
@@ -83,11 +120,11 @@ export function prepareThread(job: PrepareJob, options: { idleMs?: number } = {}
   return {
     prepare(records) {
       if (closed) return Promise.reject(new Error('the preparing thread is closed'));
-      if (idle) {
-        clearTimeout(idle);
-        idle = null;
-      }
+      if (failures >= GIVE_UP_AFTER) return Promise.reject(new Error('the preparing thread failed'));
+      idle = clear(idle);
       worker ??= start();
+      // A page waited for keeps the process alive until it is answered.
+      worker.ref();
       const id = nextId++;
       const answer = new Promise<Prepared[]>((resolve, reject) => waiting.set(id, { resolve, reject }));
       try {
@@ -95,18 +132,17 @@ export function prepareThread(job: PrepareJob, options: { idleMs?: number } = {}
       } catch (error) {
         // What cannot be handed to a thread (a record holding a function) is the caller's to prepare.
         waiting.delete(id);
+        if (!waiting.size) restAfterIdle();
         return Promise.reject(error);
       }
+      if (!deadline) watch();
       return answer;
     },
     running: () => worker !== null,
+    prepared: () => prepared,
     async close() {
       closed = true;
-      if (idle) clearTimeout(idle);
-      const ending = worker;
-      worker = null;
-      failAll(new Error('the preparing thread is closed'));
-      await ending?.terminate();
+      await end(new Error('the preparing thread is closed'), false);
     },
   };
 }

@@ -147,12 +147,9 @@ export function createSupervisor(deps: ServiceDeps, owner: string) {
     const current = running;
     set(null);
     if (!current) return;
-    // The store's own thread (a first scan's preparing) ends with it; the database is the runtime's.
-    const stop = current.sync
-      .stop()
-      .catch(() => {})
-      .then(() => current.store.close())
-      .catch(() => {});
+    // The store's own thread (a first scan's preparing) ends with it, at once: a step under way then prepares
+    // what it was waiting for itself and ends. The database is the runtime's, left open.
+    const stop = Promise.all([current.sync.stop(), current.store.close()]).catch(() => {});
     if (wait) await stop;
   }
 

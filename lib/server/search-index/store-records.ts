@@ -417,6 +417,8 @@ export function createRecords(
   return {
     settleTokens,
     buildTrees,
+    /** Records the store's preparing thread has prepared (none without one). */
+    preparedOnThread: () => thread?.prepared() ?? 0,
     /**
      * Prepares records about to be written (their seal, tokens and snapshot: about half of what writing a new
      * record costs the request thread): a first scan prepares the page it read ahead while the writer's
