@@ -96,6 +96,28 @@ export function arrayLiteral(values: readonly unknown[]): string | null {
 }
 
 /**
+ * Rows as one JSON text of arrays (a row's values in `columns`' order), for SQLite's `json_each`; or null when
+ * a value is not one JSON carries as binding would (text, a finite number, null): a boolean, a bigint, a Buffer,
+ * a Date, text with a lone surrogate (which binding and JSON would store as different bytes).
+ */
+export function jsonRows(rows: readonly object[], columns: readonly string[]): string | null {
+  const arrays = new Array<unknown[]>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as Record<string, unknown>;
+    const values = new Array<unknown>(columns.length);
+    for (let c = 0; c < columns.length; c++) {
+      const value = row[columns[c]!];
+      if (typeof value === 'string') {
+        if (!value.isWellFormed()) return null;
+      } else if (value !== null && !(typeof value === 'number' && Number.isFinite(value))) return null;
+      values[c] = value;
+    }
+    arrays[r] = values;
+  }
+  return JSON.stringify(arrays);
+}
+
+/**
  * An insert of many rows (at least one). On PostgreSQL one array a column:
  * `insert into t (a, b) select * from unnest($1::integer[], $2::text[])`. A page of 1,000 records of 10
  * columns is then 10 parameters, not 10,000: one statement text whatever the rows' count, which
@@ -103,7 +125,12 @@ export function arrayLiteral(values: readonly unknown[]): string | null {
  * method, side by side: a first scan's writes 23.5 → 18.0 s for 100,000 records, the process's CPU in them
  * 9.3 → 6.9 s; a page's insert planned in 2.8 ms, not 15.3). A whole first sync is level: it waits on
  * PostgreSQL running each insert, not on the binding (bench/README).
- * On SQLite (and for rows that do not all give the same columns) a list of values, as Kysely writes it.
+ * On SQLite one JSON text of the rows (`jsonRows`): `insert into t (a, b) select value ->> 0, value ->> 1 from
+ * json_each($1)`, one statement text whatever the rows' count too, which the writer's thread keeps compiled; a
+ * list of values as Kysely writes it was built value by value on the request thread (~11 % of it in a first
+ * sync), copied to the writer's thread value by value, and compiled there afresh for each count of rows.
+ * For rows that do not all give the same columns, or values JSON does not carry as binding does, a list of
+ * values as Kysely writes it.
  * Chain `onConflict` on what it returns as on any insert.
  */
 export async function insertRows<T extends Table>(
@@ -112,8 +139,19 @@ export async function insertRows<T extends Table>(
   rows: Insertable<AppDatabase[T]>[],
 ): Promise<InsertQueryBuilder<AppDatabase, T, InsertResult>> {
   if (!rows.length) throw new Error(`insertRows: no rows for ${table}`);
-  const columns = dialectOf(trx) === 'postgres' ? sharedColumns(rows) : null;
+  const columns = sharedColumns(rows);
   if (!columns) return trx.insertInto(table).values(rows);
+  if (dialectOf(trx) === 'sqlite') {
+    const json = jsonRows(rows, columns);
+    if (json === null) return trx.insertInto(table).values(rows);
+    // `where true`: an insert from a select followed by `on conflict` needs it (SQLite's parsing of `on`).
+    return trx
+      .insertInto(table)
+      .columns(columns as never)
+      .expression(
+        sql`select ${sql.join(columns.map((_, i) => sql.raw(`value ->> ${i}`)))} from json_each(${json}) where true` as never,
+      );
+  }
   const types = await typesOf(trx, table);
   const arrays = columns.map((column) => {
     const type = types.get(column);
