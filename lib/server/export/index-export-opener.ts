@@ -1,6 +1,6 @@
 import 'server-only';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { lowerThreadPriority } from './background-thread';
+import { lowerThreadPriority } from '../database/thread-priority';
 import { blindKeys } from '../search-index/blind';
 import type { ExportRow } from '../search-index/queries';
 import type { RawChunk, WorkerMessage } from './index-export-worker';

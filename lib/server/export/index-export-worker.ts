@@ -4,7 +4,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { postgresConfig, type DatabaseTarget } from '../database/connect';
-import { lowerThreadPriority } from './background-thread';
+import { lowerThreadPriority } from '../database/thread-priority';
 
 /**
  * The index export's reader, in a worker thread: the query on a read-only

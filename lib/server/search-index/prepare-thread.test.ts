@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexTables, numberedCollection } from '@/test/index-tables';
+import { startedThreadNices, threadNices } from '@/test/thread-nices';
 import { blindKeys } from './blind';
 import { prepareRecord } from './prepare';
 import { prepareThread } from './prepare-thread';
@@ -52,6 +53,18 @@ describe("a first scan's records prepared on a thread of their own", () => {
         );
       });
       expect(there[4]!.words.size).toBeGreaterThan(0);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  // Linux names a thread by its own id; elsewhere the thread keeps the process's priority (nothing to read).
+  it.runIf(process.platform === 'linux')('runs behind the request thread for the CPU (nice 10)', async () => {
+    const before = threadNices();
+    const thread = prepareThread({ secret: SECRET, account: 1, accountKey: 'acct_priority' });
+    try {
+      expect(await thread.prepare([made()])).toHaveLength(1);
+      expect(startedThreadNices(before)).toContain(10);
     } finally {
       await thread.close();
     }

@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Collection } from '@/lib/api/schemas';
 import { blindKeys } from './blind';
 import { prepareRecord, type Prepared } from './prepare';
+import { lowerThreadPriority } from '../database/thread-priority';
 
 /**
  * A first scan's records prepared on a thread of their own (prepare-thread.ts): each page's seals, keyed
@@ -15,6 +16,8 @@ export type PrepareAnswer = { id: number; prepared: Prepared[] } | { id: number;
 
 const { secret, account, accountKey } = workerData as PrepareJob;
 const keys = blindKeys(secret);
+// Behind the request thread for the CPU, as the writer's thread (sqlite-write-worker.ts says what it bought).
+lowerThreadPriority();
 
 parentPort!.on('message', ({ id, records }: PrepareRequest) => {
   let answer: PrepareAnswer;
