@@ -186,7 +186,7 @@ test('both replicas write to one audit log', async ({ request }) => {
 });
 
 test('killing the leader mid-scan hands the sync over within 30 s, and the scan completes', async ({ request }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(210_000);
   // Mid-scan, and the follower has still not read one list page.
   const before = await status(request, follower);
   expect(before.state).toBe('building');
@@ -205,9 +205,11 @@ test('killing the leader mid-scan hands the sync over within 30 s, and the scan 
   expect(handover).toBeLessThanOrEqual(30_000);
   test.info().annotations.push({ type: 'handover', description: `${handover} ms` });
 
-  // It goes on from the checkpoint: the scan completes with every collection, each indexed once.
+  // It goes on from the checkpoint: the scan completes with every collection, each indexed once. The rest of
+  // the scan is up to 120 pages at 2 a second, each page's write on top of its pace: past 90 s once on a two-core
+  // machine running the suite's other servers (2026-11-29), so the wait is not what is measured here.
   await expect
-    .poll(async () => (await status(request, follower)).state, { timeout: 90_000, intervals: [1_000] })
+    .poll(async () => (await status(request, follower)).state, { timeout: 150_000, intervals: [1_000] })
     .toBe('ready');
   const after = await status(request, follower);
   expect(after.indexed).toBe(after.upstreamCount);
