@@ -19,3 +19,9 @@ export function threadNices(): Map<string, number> {
 /** The threads that appeared since `before`, with their nice values. */
 export const startedThreadNices = (before: Map<string, number>) =>
   [...threadNices()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+
+/**
+ * Whether a thread started now shows that it was lowered to nice 10: only where the threads can be read
+ * (Linux) and this process runs below 10 (a thread of a process already at 10 or more inherits that).
+ */
+export const loweringShows = () => process.platform === 'linux' && (threadNices().get(String(process.pid)) ?? 10) < 10;

@@ -216,22 +216,37 @@ describe.each(storeKinds().filter((kind) => kind.dialect === 'sqlite'))('rows as
     db = current().db;
   });
 
-  it('writes text JSON does not carry (a lone surrogate) as binding writes it, beside a NUL and other rows', async () => {
-    const awkward = ['lone \ud800 surrogate', 'nul \u0000 inside', 'plain'];
-    const rows = awkward.map((text, i) => details(i, text, null));
-    await db.transaction().execute(async (trx) => (await insertRows(trx, 'collection_details', rows)).execute());
+  /** Writes `rows` through `insertRows` under `account` and bound value by value under `account + 1`. */
+  async function bothWays(rows: ReturnType<typeof details>[]) {
+    const sent = await db.transaction().execute(async (trx) => {
+      const insert = await insertRows(trx, 'collection_details', rows);
+      await insert.execute();
+      return insert.compile().sql;
+    });
     const bound = rows.map((r) => ({ ...r, account: account + 1 }));
     await db.transaction().execute((trx) => trx.insertInto('collection_details').values(bound).execute());
     const read = (of: number) =>
-      db
-        .selectFrom('collection_details')
-        .select(['reference', 'snapshot'])
-        .where('account', '=', of)
-        .orderBy('line_item_count')
-        .execute();
-    expect(await read(account)).toEqual(await read(account + 1));
-    // The surrogate read back as binding left it; a NUL kept in place.
-    expect((await read(account)).map((r) => r.reference).slice(1)).toEqual(['nul \u0000 inside', 'plain']);
+      db.selectFrom('collection_details').selectAll().where('account', '=', of).orderBy('line_item_count').execute();
+    const [json, binding] = [await read(account), await read(account + 1)];
+    return { sent, json, binding: binding.map((r) => ({ ...r, account })) };
+  }
+
+  it('writes through JSON exactly what binding writes: a NUL, numbers as text, awkward text', async () => {
+    const { sent, json, binding } = await bothWays(
+      ['nul \u0000 inside', '123', '-0', '1e21', ...AWKWARD].map((text, i) => details(i, text, null)),
+    );
+    expect(sent).toContain('jsonb_each');
+    expect(json).toEqual(binding);
+    expect(json[0]!.reference).toBe('nul \u0000 inside');
+    expect(json[1]!.reference).toBe('123');
+  });
+
+  it('writes rows holding text JSON does not carry (a lone surrogate) by binding, as before', async () => {
+    const { sent, json, binding } = await bothWays(
+      ['lone \ud800 surrogate', 'plain'].map((text, i) => details(i, text, null)),
+    );
+    expect(sent).not.toContain('jsonb_each');
+    expect(json).toEqual(binding);
   });
 });
 

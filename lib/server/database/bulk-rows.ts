@@ -98,7 +98,9 @@ export function arrayLiteral(values: readonly unknown[]): string | null {
 /**
  * Rows as one JSON text of arrays (a row's values in `columns`' order), for SQLite's `jsonb_each`; or null when
  * a value is not one JSON carries as binding would (text, a finite number, null): a boolean, a bigint, a Buffer,
- * a Date, text with a lone surrogate (which binding and JSON would store as different bytes).
+ * a Date, text with a lone surrogate (which binding and JSON would store as different bytes). A number lands as
+ * bound only in a column of numeric affinity (integer, real, numeric), where every caller puts its numbers: in
+ * a text column a bound 3 is '3.0' and JSON's '3'.
  */
 export function jsonRows(rows: readonly object[], columns: readonly string[]): string | null {
   const arrays = new Array<unknown[]>(rows.length);

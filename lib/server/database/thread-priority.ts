@@ -1,5 +1,5 @@
 import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
 /**
  * Runs the calling worker thread at a lower scheduling priority (nice 10), so on a busy machine the request
@@ -11,7 +11,8 @@ import { setPriority } from 'node:os';
 export function lowerThreadPriority(): void {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, 10);
+    // Never above the process's own: one started at nice 15 (with the right to raise it) keeps 15.
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, Math.max(getPriority(tid), 10));
   } catch {
     // Not Linux, or not allowed: the thread keeps the process's priority.
   }
