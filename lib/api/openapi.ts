@@ -461,7 +461,7 @@ export function openApiDocument(version: string) {
           ],
           responses: {
             ...ok('Audit entries, newest first', envelope({ type: 'array', items: ref('AuditEntry') }, true)),
-            ...errors('bad_request', ...GATED, 'forbidden_role', 'index_unavailable'),
+            ...errors('bad_request', ...GATED, 'forbidden_role', 'index_unavailable', 'index_busy'),
           },
         },
       },

@@ -5,7 +5,7 @@ import { isIndexed } from '@/lib/api/list-state';
 import { createAuditLog } from './audit/log';
 import { systemClock, type Clock } from './clock';
 import { systemContext } from './context';
-import { createDatabase } from './database/database';
+import { createDatabase, ownReads } from './database/database';
 import { getConfig, type DatabaseTarget, type ServerConfig } from './env';
 import { logger } from './logger';
 import { createDriftCollector } from './observability/drift';
@@ -36,7 +36,7 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     config.database.kind === 'sqlite' ? { kind: 'sqlite', path: resolve(config.database.path) } : config.database;
   const database = createDatabase({ target, clock, log });
   const metrics = createMetrics({ enabled: config.metricsToken !== null, now: clock.now });
-  const drift = createDriftCollector({ database: database.available, clock, log });
+  const drift = createDriftCollector({ database: database.available, reads: database.readable, clock, log });
   // List pages are decoded, parsed and checked on a thread of their own (~2 ms of the request thread a page).
   const pages = createPageParser();
   const upstream = createUpstreamClient({
@@ -79,6 +79,7 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
   // Saved views: the database's, with counts from the index (or the upstream's list for a whole-list view).
   const views = createViews({
     database: () => database.open().then((c) => c.db),
+    reads: () => database.open().then(ownReads),
     // A view's count: the index's for a filter, search or sort; the upstream's for the whole list.
     countNow: async (state) => {
       const status = await index.status();

@@ -98,6 +98,7 @@ describe('the database held closed after a fault', () => {
     await expect(opening).rejects.toThrow('The database is closed');
     expect(database.reads()).toBeNull();
     await expect(database.available()).resolves.toBeNull();
+    await expect(database.readable()).resolves.toBeNull();
     // The file is nobody's now: another process writes it at once.
     const after = new Database(path, { timeout: 0 });
     expect(() => after.exec('begin immediate; create table t (x); commit')).not.toThrow();

@@ -12,7 +12,7 @@ import {
 } from './connect';
 import { openMigrated, setFileAside } from './migrate';
 import { checkpointThread } from './sqlite-checkpoints';
-import { readStats, type ReadStats } from './sqlite-reads';
+import { firstInLine, readStats, type ReadStats } from './sqlite-reads';
 
 /**
  * The application's one database in this process (the runtime builds it): the index, the audit log, the
@@ -26,6 +26,16 @@ import { readStats, type ReadStats } from './sqlite-reads';
  * A failure is remembered with its retry time: until then `open()` throws it again at once and
  * `available()` answers null, so writers (the audit log) keep their entries and ask later.
  */
+/**
+ * Where a request reads what the application keeps (saved views, the audit log, the drift report): the reads
+ * connection the searches use (SQLite's reads thread, first in line ahead of the searches waiting for it;
+ * PostgreSQL's reads pool), never the writer's one connection, which a sync's transaction holds for hundreds of
+ * milliseconds in a first scan. What a caller wrote and saw committed is read back there (WAL: each read sees
+ * every commit before it).
+ */
+export const ownReads = (connection: Connection): AppDb =>
+  connection.reads ? firstInLine(connection.reads) : connection.db;
+
 export type DatabaseLog = {
   warn: (obj: object, msg: string) => void;
   error: (obj: object, msg: string) => void;
@@ -142,6 +152,12 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
         (c) => c.db,
         () => null,
       );
+    },
+    /**
+     * Where a request reads what the application keeps (`ownReads`), or null while the database is not open.
+     */
+    readable(): Promise<AppDb | null> {
+      return database.open().then(ownReads, () => null);
     },
     /** The last open's or fault's error while the database is held closed; null when it may be opened. */
     failure(): { error: unknown; until: number } | null {

@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_TIMEOUT_CODE, readStats, sqliteReads } from './sqlite-reads';
+import type { AppDatabase } from './schema';
+import { firstInLine, READ_TIMEOUT_CODE, readStats, sqliteReads } from './sqlite-reads';
 
 /** A statement that keeps SQLite busy for a while: counting up to `n` in a recursive CTE. */
 const counting = (n: number) =>
@@ -73,6 +74,36 @@ describe("the index's SQLite reads, on threads of their own", () => {
     } finally {
       await reads.destroy();
     }
+  });
+
+  it('sends a first-in-line read ahead of the reads waiting, after the one running, and closes nothing of the pool', async () => {
+    const reads = sqliteReads(path, { threads: 1 });
+    const first = firstInLine(reads);
+    try {
+      expect(firstInLine(reads)).toBe(first);
+      const order: string[] = [];
+      const read = (name: string, db: typeof reads, n: number) =>
+        counting(n)
+          .execute(db)
+          .then(() => void order.push(name));
+      await reads.selectFrom('index_meta').select('key').execute(); // the thread started and ready
+      const running = read('running', reads, 2_000_000);
+      await new Promise((resolve) => setImmediate(resolve)); // sent: the thread has it
+      const waiting = [read('search 1', reads, 200_000), read('search 2', reads, 200_000)];
+      const mine = [read('mine 1', first, 10), read('mine 2', first, 10)];
+      await Promise.all([running, ...waiting, ...mine]);
+      expect(order).toEqual(['running', 'mine 1', 'mine 2', 'search 1', 'search 2']);
+      await first.destroy();
+      expect(await reads.selectFrom('index_meta').select('value').execute()).toEqual([{ value: 'abc' }]);
+    } finally {
+      await reads.destroy();
+    }
+  });
+
+  it('answers any other Kysely as it is (PostgreSQL’s reads pool has connections enough)', () => {
+    const other = new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+    expect(firstInLine(other)).toBe(other);
+    void other.destroy();
   });
 
   it('ends a statement past its bound with INDEX_READ_TIMEOUT, and the next read is answered', async () => {

@@ -33,7 +33,14 @@ export const READ_TIMEOUT_CODE = 'INDEX_READ_TIMEOUT';
  */
 const resourceLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
-type Pending = { job: ReadJob; resolve: (rows: unknown[]) => void; reject: (error: Error) => void; queuedAt: number };
+type Pending = {
+  job: ReadJob;
+  resolve: (rows: unknown[]) => void;
+  reject: (error: Error) => void;
+  queuedAt: number;
+  /** Sent first in line (`firstInLine`): ahead of every read queued without it. */
+  first: boolean;
+};
 
 /** What the pool's queue holds now, and how long its reads waited for a thread since it opened (metrics). */
 export type ReadStats = { waiting: number; started: number; waitedMs: number };
@@ -152,17 +159,26 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
   for (let i = 0; i < threads; i++) pool.push(spawn());
 
   return {
-    run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    /**
+     * Runs one statement on the next free thread. `first`: ahead of every read waiting without it (after those
+     * waiting with it), though never before the statements already running.
+     */
+    run(sql: string, parameters: readonly unknown[], first = false): Promise<unknown[]> {
       if (closed) return Promise.reject(new Error('The index reads are closed'));
       // Threads that failed to start are tried again now.
       while (pool.length < threads) pool.push(spawn());
       return new Promise((resolve, reject) => {
-        queue.push({
+        const pending = {
           job: { id: nextId++, sql, parameters: [...parameters] },
           resolve,
           reject,
           queuedAt: performance.now(),
-        });
+          first,
+        };
+        if (first) {
+          const behind = queue.findIndex((p) => !p.first);
+          queue.splice(behind < 0 ? queue.length : behind, 0, pending);
+        } else queue.push(pending);
         pump();
       });
     },
@@ -177,9 +193,12 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
 export type ReadPool = ReturnType<typeof createReadPool>;
 
 class PoolConnection implements DatabaseConnection {
-  constructor(private readonly pool: ReadPool) {}
+  constructor(
+    private readonly pool: ReadPool,
+    private readonly first = false,
+  ) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    return { rows: (await this.pool.run(compiled.sql, compiled.parameters)) as R[] };
+    return { rows: (await this.pool.run(compiled.sql, compiled.parameters, this.first)) as R[] };
   }
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('The index reads do not stream');
@@ -188,8 +207,12 @@ class PoolConnection implements DatabaseConnection {
 
 class PoolDriver implements Driver {
   private readonly connection: PoolConnection;
-  constructor(private readonly pool: ReadPool) {
-    this.connection = new PoolConnection(pool);
+  /** `first`: the pool's first-in-line Kysely (`firstInLine`), which leaves the pool to its owner to close. */
+  constructor(
+    private readonly pool: ReadPool,
+    private readonly first = false,
+  ) {
+    this.connection = new PoolConnection(pool, first);
   }
   async init() {}
   async acquireConnection() {
@@ -202,7 +225,7 @@ class PoolDriver implements Driver {
   async rollbackTransaction() {}
   async releaseConnection() {}
   async destroy() {
-    await this.pool.close();
+    if (!this.first) await this.pool.close();
   }
 }
 
@@ -212,16 +235,37 @@ const pools = new WeakMap<Kysely<AppDatabase>, ReadPool>();
 /** How a `sqliteReads` Kysely's queue stands (null for any other Kysely: PostgreSQL's pool, a test's own). */
 export const readStats = (db: Kysely<AppDatabase>): ReadStats | null => pools.get(db)?.stats() ?? null;
 
-/** A Kysely of the index's SQLite file whose statements run on the read pool (read-only). */
-export function sqliteReads(path: string, options?: { threads?: number; timeoutMs?: number }): Kysely<AppDatabase> {
-  const pool = createReadPool(path, options);
+function poolKysely(pool: ReadPool, first: boolean): Kysely<AppDatabase> {
   const dialect: Dialect = {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new PoolDriver(pool),
+    createDriver: () => new PoolDriver(pool, first),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };
-  const db = new Kysely<AppDatabase>({ dialect });
+  return new Kysely<AppDatabase>({ dialect });
+}
+
+/** A Kysely of the index's SQLite file whose statements run on the read pool (read-only). */
+export function sqliteReads(path: string, options?: { threads?: number; timeoutMs?: number }): Kysely<AppDatabase> {
+  const pool = createReadPool(path, options);
+  const db = poolKysely(pool, false);
   pools.set(db, pool);
   return db;
+}
+
+const firstLines = new WeakMap<Kysely<AppDatabase>, Kysely<AppDatabase>>();
+
+/**
+ * The same reads, sent first in line: the application's own small reads on a request's way (the navigation's
+ * pinned views, the list's default view, the audit log) go ahead of the searches waiting for the pool's one
+ * thread, and wait at most for the statement running (tens of milliseconds as a rule, 2 s at most). Any other
+ * Kysely (PostgreSQL's reads pool, whose connections are several) is answered as it is. Closing it closes
+ * nothing: the pool is `reads`' own.
+ */
+export function firstInLine(reads: Kysely<AppDatabase>): Kysely<AppDatabase> {
+  const pool = pools.get(reads);
+  if (!pool) return reads;
+  let first = firstLines.get(reads);
+  if (!first) firstLines.set(reads, (first = poolKysely(pool, true)));
+  return first;
 }

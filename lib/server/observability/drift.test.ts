@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { holdTheWriter, runtimeSqlite } from '@/test/held-writer';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
 import type { AppDb } from '../database/connect';
@@ -44,4 +45,31 @@ describe.each(storeKinds())('the drift report on $name', (kind) => {
       ['value', 'collection.status', 'pending\uFFFD', 2, 'pay_a\uFFFDb'],
     ]);
   });
+});
+
+describe('the drift report read beside a write in flight (SQLite: the writer is one connection)', () => {
+  it("answers while a sync's transaction holds the writer, with what was saved before it", async () => {
+    const app = await runtimeSqlite();
+    try {
+      const drift = createDriftCollector({
+        database: () => app.database.available(),
+        reads: () => app.database.readable(),
+        clock: { now: () => Date.parse('2026-11-28T10:00:00.000Z'), after: () => () => {} },
+        log: { error: () => {} },
+      });
+      drift.observeAnswer('list', { data: [sampleCollection({ id: 'pay_drift', status: 'paused' })] });
+      await drift.flush();
+      // Written and waiting: a report read through the writer would wait for it, and this test would time out.
+      const held = await holdTheWriter(app.db, (trx) => trx.updateTable('drift').set({ count: 99 }).execute());
+      try {
+        const { entries } = await drift.report();
+        expect(entries.map((e) => [e.path, e.value, e.count])).toEqual([['collection.status', 'paused', 1]]);
+      } finally {
+        await held.release();
+      }
+      expect((await drift.report()).entries[0]?.count).toBe(99);
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
 });

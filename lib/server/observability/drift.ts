@@ -33,12 +33,18 @@ const FLUSH_MS = 30_000;
 export function createDriftCollector(deps: {
   /** The application's database, or null while it is not open (what was seen waits in memory). */
   database: () => Promise<AppDb | null>;
+  /**
+   * Where the report is read (database.ts `readable`: not through the writer, which a sync's transaction holds);
+   * `database` when not given.
+   */
+  reads?: () => Promise<AppDb | null>;
   clock: Clock;
   log: { error: (obj: object, msg: string) => void };
 }) {
   const pending = new Map<string, Seen>();
   let timer = false;
   const database = () => deps.database().catch(() => null);
+  const reads = () => (deps.reads ?? deps.database)().catch(() => null);
 
   /** Adds what was seen since the last time to the table. */
   async function flush(): Promise<void> {
@@ -125,7 +131,7 @@ export function createDriftCollector(deps: {
     /** The report: what was saved, with what is still in memory written first; the baseline apart. */
     async report(): Promise<DriftReport> {
       await flush();
-      const db = await database();
+      const db = await reads();
       if (!db) return { entries: [], baselineAt: null };
       const [rows, mark] = await Promise.all([
         db.selectFrom('drift').selectAll().orderBy('last_seen', 'desc').orderBy('path').execute(),

@@ -2,6 +2,7 @@ import 'server-only';
 import type { AuditQuery, AuditRow } from '@/lib/api/audit';
 import { assertAdmin, type RequestContext } from '../context';
 import { audit, searchTarget } from '../audit/audit';
+import { isStatementTimeout } from '../database/connect';
 import { AppError } from '../errors';
 import { runtime } from '../runtime';
 
@@ -20,7 +21,8 @@ export async function readAudit(context: RequestContext, query: AuditQuery) {
     throw error;
   }
   await log.flush();
-  const db = await database.available();
+  // Read where the searches read, not through the writer (a sync's transaction holds it): the flush committed.
+  const db = await database.readable();
   if (!db) throw new AppError('index_unavailable', 'The audit log cannot be read right now: its database is not open');
   let where = db.selectFrom('audit_entries');
   if (query.user) where = where.where('user', '=', query.user.toLowerCase());
@@ -38,7 +40,12 @@ export async function readAudit(context: RequestContext, query: AuditQuery) {
       .offset((query.page - 1) * query.limit)
       .execute(),
     where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  ]).catch((error: unknown) => {
+    // The reads' bound (connect.ts READ_STATEMENT_TIMEOUT_MS) reached: a clear 503, as an index read's.
+    if (isStatementTimeout(error))
+      throw new AppError('index_busy', 'The audit log took too long to read; narrow the filter or try again');
+    throw error;
+  });
   const count = Number(total.n);
   const data: AuditRow[] = rows.map((r) => ({
     at: r.at,

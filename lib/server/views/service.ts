@@ -26,12 +26,14 @@ export function viewAccount(upstreamKey: string): string {
 
 export function createViews(deps: {
   database: () => Promise<AppDb>;
+  /** Where the views are read (store.ts): the database's reads connection; `database` when not given. */
+  reads?: () => Promise<AppDb>;
   /** How many collections a list state holds now, as of when (the runtime asks the index). */
   countNow: (state: ListState) => Promise<ViewCount>;
   clock: Clock;
   upstreamKey: string;
 }) {
-  const store = createViewStore(deps.database, deps.clock.now);
+  const store = createViewStore(deps.database, deps.clock.now, deps.reads);
   const counts = new Map<string, { at: number; value: Promise<ViewCount> }>();
 
   return {

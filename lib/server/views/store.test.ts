@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { holdTheWriter, runtimeSqlite } from '@/test/held-writer';
 import { storeKinds } from '@/test/stores';
 import type { AppDb } from '../database/connect';
 import { migratedDb } from '../database/migrate';
@@ -163,4 +164,45 @@ describe.each(storeKinds())('saved views on $name', (kind) => {
     expect(await views.defaultView(grace)).toBeNull();
     expect((await views.list(grace)).defaultId).toBeNull();
   });
+});
+
+describe('saved views read beside a write in flight (SQLite: the writer is one connection)', () => {
+  it("answers every read while a sync's transaction holds the writer, with what was committed before it", async () => {
+    const app = await runtimeSqlite();
+    try {
+      const views = createViewStore(
+        () => app.database.open().then((c) => c.db),
+        () => Date.parse('2026-11-25T09:00:00Z'),
+        async () => (await app.database.readable())!,
+      );
+      const mine = await views.create(admin, fields('Held beside', { shared: true }));
+      await views.setDefault(admin, mine.id, true);
+      await views.pin(admin, mine.id, true);
+      // The transaction has written (the write lock taken) and waits: a read sent through the writer would
+      // wait for it, and this test would time out.
+      const held = await holdTheWriter(app.db, (trx) =>
+        trx.updateTable('saved_views').set({ name: 'Renamed inside' }).where('id', '=', mine.id).execute(),
+      );
+      try {
+        const [list, one, opened, defaultId, pinned] = await Promise.all([
+          views.list(admin),
+          views.get(admin, mine.id),
+          views.open(admin, null),
+          views.defaultId(admin),
+          views.pinned(admin.account),
+        ]);
+        expect(list.views.map((v) => v.name)).toEqual(['Held beside']);
+        expect(one).toMatchObject({ id: mine.id, name: 'Held beside', isDefault: true, pinned: 1 });
+        expect(opened.view?.id).toBe(mine.id);
+        expect(defaultId).toBe(mine.id);
+        expect(pinned.map((p) => p.name)).toEqual(['Held beside']);
+      } finally {
+        await held.release();
+      }
+      // Committed, and read back where the reads are.
+      expect((await views.get(admin, mine.id))?.name).toBe('Renamed inside');
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
 });

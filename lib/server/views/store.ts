@@ -56,7 +56,18 @@ function toView(row: Row, reader: Reader, defaultId: string | null): SavedView {
   };
 }
 
-export function createViewStore(database: () => Promise<AppDb>, now: () => number) {
+/**
+ * `database` is where the views are written (SQLite's one writer connection); `reads` where they are read
+ * (where the searches read: SQLite's reads threads, PostgreSQL's reads pool). Every page's navigation asks for
+ * the pinned views and the list for the reader's default: through the writer, each waited for the sync's
+ * transaction in flight (a first scan's holds it 0.3-0.8 s). A write is committed before its caller reads it
+ * back, so the reads see it.
+ */
+export function createViewStore(
+  database: () => Promise<AppDb>,
+  now: () => number,
+  reads: () => Promise<AppDb> = database,
+) {
   const stamp = () => new Date(now()).toISOString();
 
   /** What the reader may open: their own, and the account's shared ones. */
@@ -94,7 +105,7 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
   const store = {
     /** The reader's views and the team's shared ones: theirs first, then by name. */
     async list(reader: Reader): Promise<{ views: SavedView[]; defaultId: string | null }> {
-      const db = await database();
+      const db = await reads();
       const [rows, defaultId] = await Promise.all([
         visible(db, reader).orderBy('name_key').orderBy('id').execute(),
         defaultOf(db, reader),
@@ -107,7 +118,7 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
 
     /** One view the reader may open; null when there is none (or not theirs to see). */
     async get(reader: Reader, id: string): Promise<SavedView | null> {
-      const db = await database();
+      const db = await reads();
       const [row, defaultId] = await Promise.all([
         visible(db, reader).where('id', '=', id).executeTakeFirst(),
         defaultOf(db, reader),
@@ -117,7 +128,7 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
 
     /** The id of the reader's default view, if they set one. */
     async defaultId(reader: Reader): Promise<string | null> {
-      return defaultOf(await database(), reader);
+      return defaultOf(await reads(), reader);
     },
 
     /**
@@ -125,7 +136,7 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
      * the reader's default's id. The view is null when there is none the reader may open.
      */
     async open(reader: Reader, id: string | null): Promise<{ view: SavedView | null; defaultId: string | null }> {
-      const db = await database();
+      const db = await reads();
       const [defaultId, named] = await Promise.all([
         defaultOf(db, reader),
         id ? visible(db, reader).where('id', '=', id).executeTakeFirst() : undefined,
@@ -297,7 +308,7 @@ export function createViewStore(database: () => Promise<AppDb>, now: () => numbe
 
     /** The account's pinned views, in their places: the navigation under Collections. */
     async pinned(account: string): Promise<Pick<SavedView, 'id' | 'name' | 'query' | 'limit' | 'pinned'>[]> {
-      const db = await database();
+      const db = await reads();
       const rows = await db
         .selectFrom('saved_views')
         .select(['id', 'name', 'query', 'limit', 'pinned'])
