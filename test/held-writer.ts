@@ -18,7 +18,11 @@ export async function runtimeSqlite() {
     clock: fakeClock(),
     log: { warn: () => {}, error: () => {} },
   });
-  const { db } = await database.open();
+  const { db } = await database.open().catch(async (error: unknown) => {
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     database,
     db,

@@ -24,7 +24,15 @@ const term = 'text-zinc-600 dark:text-zinc-400';
  */
 export default async function StatusPage() {
   await requestContext().catch(() => unauthorized());
-  const [ready, index, drift] = await Promise.all([readiness(), runtime().index.status(), runtime().drift.report()]);
+  // The drift report away (its database reconnecting, its read past the bound): the rest of the page still shows.
+  const [ready, index, read] = await Promise.all([
+    readiness(),
+    runtime().index.status(),
+    runtime()
+      .drift.report()
+      .catch(() => null),
+  ]);
+  const drift = read ?? { entries: [], baselineAt: null };
   const admin = isAdmin(await requestContext());
   const fresh = drift.entries.filter((d) => !d.baseline);
   const baseline = drift.entries.filter((d) => d.baseline);
@@ -168,7 +176,9 @@ export default async function StatusPage() {
         <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
           Fields the seed does not describe and values of its open sets it does not name, as the upstream sends them.
         </p>
-        {drift.entries.length === 0 ? (
+        {read === null ? (
+          <p className="text-sm">The report cannot be read right now: its database is away. Reload in a moment.</p>
+        ) : drift.entries.length === 0 ? (
           <p className="text-sm">Nothing yet: everything the upstream sent is described by the seed.</p>
         ) : (
           <>

@@ -471,7 +471,7 @@ export function openApiDocument(version: string) {
           parameters: [{ ...query('counts', { type: 'string', enum: ['0', '1'] }), example: '1' }],
           responses: {
             ...ok('The views', envelope({ type: 'array', items: ref('SavedView') })),
-            ...errors('bad_request', ...GATED),
+            ...errors('bad_request', ...GATED, 'index_unavailable', 'index_busy'),
           },
         },
         post: {
@@ -479,7 +479,7 @@ export function openApiDocument(version: string) {
           requestBody: { required: true, content: { 'application/json': { schema: ref('SavedViewInput') } } },
           responses: {
             '201': { description: 'The view', content: { 'application/json': { schema: envelope(ref('SavedView')) } } },
-            ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role'),
+            ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role', 'index_unavailable', 'index_busy'),
           },
         },
       },
@@ -487,7 +487,10 @@ export function openApiDocument(version: string) {
         get: {
           summary: 'One view: the reader’s own, or shared with everyone (else 404)',
           parameters: [viewIdParam],
-          responses: { ...ok('The view', envelope(ref('SavedView'))), ...errors('bad_request', ...GATED, 'not_found') },
+          responses: {
+            ...ok('The view', envelope(ref('SavedView'))),
+            ...errors('bad_request', ...GATED, 'not_found', 'index_unavailable', 'index_busy'),
+          },
         },
         put: {
           summary:
@@ -496,7 +499,15 @@ export function openApiDocument(version: string) {
           requestBody: { required: true, content: { 'application/json': { schema: ref('SavedViewChange') } } },
           responses: {
             ...ok('The view', envelope(ref('SavedView'))),
-            ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role', 'not_found'),
+            ...errors(
+              'bad_request',
+              ...GATED,
+              'forbidden',
+              'forbidden_role',
+              'not_found',
+              'index_unavailable',
+              'index_busy',
+            ),
           },
         },
         delete: {
@@ -504,7 +515,7 @@ export function openApiDocument(version: string) {
           parameters: [viewIdParam],
           responses: {
             ...ok('Deleted', envelope({ type: 'object', properties: { id: { type: 'string' } } })),
-            ...errors('bad_request', ...GATED, 'forbidden', 'not_found'),
+            ...errors('bad_request', ...GATED, 'forbidden', 'not_found', 'index_unavailable', 'index_busy'),
           },
         },
       },
@@ -513,7 +524,7 @@ export function openApiDocument(version: string) {
           summary: 'Fields and open-set values the upstream sends that the seed does not describe',
           responses: {
             ...ok('The drift report', envelope({ type: 'array', items: ref('DriftEntry') })),
-            ...errors(...GATED),
+            ...errors(...GATED, 'index_unavailable', 'index_busy'),
           },
         },
         post: {
@@ -521,7 +532,7 @@ export function openApiDocument(version: string) {
           requestBody: { required: true, content: { 'application/json': { schema: ref('DriftAcknowledge') } } },
           responses: {
             ...ok('The drift report', envelope({ type: 'array', items: ref('DriftEntry') })),
-            ...errors('bad_request', ...GATED, 'forbidden_role', 'not_found'),
+            ...errors('bad_request', ...GATED, 'forbidden_role', 'not_found', 'index_unavailable', 'index_busy'),
           },
         },
       },

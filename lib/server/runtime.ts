@@ -79,7 +79,7 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
   // Saved views: the database's, with counts from the index (or the upstream's list for a whole-list view).
   const views = createViews({
     database: () => database.open().then((c) => c.db),
-    reads: () => database.open().then(ownReads),
+    reads: () => database.open().then((c) => ownReads(c, { first: true })),
     // A view's count: the index's for a filter, search or sort; the upstream's for the whole list.
     countNow: async (state) => {
       const status = await index.status();

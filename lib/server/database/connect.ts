@@ -1,7 +1,7 @@
 import 'server-only';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { READ_TIMEOUT_CODE, sqliteReads } from './sqlite-reads';
+import { READ_TIMEOUT_CODE, READS_CLOSED_CODE, sqliteReads } from './sqlite-reads';
 import { sqliteWriter, WRITER_CLOSED_CODE, WRITER_STOPPED_CODE } from './sqlite-writer';
 import { AUTOCHECKPOINT_PAGES, type CheckpointThread } from './sqlite-checkpoints';
 import { mkdirSync } from 'node:fs';
@@ -209,11 +209,12 @@ const PG_CONNECTION_MESSAGES =
 /**
  * A statement of a read already under way that came after its connection was closed: by a fault the read's
  * first statements met (database.ts `drop`; Kysely's "driver has already been destroyed"), a reopen, or the
- * process's end (the writer's `WRITER_CLOSED_CODE`). Not a fault of its own, nothing to act on (acting on it
+ * process's end (the writer's `WRITER_CLOSED_CODE`, the reads pool's `READS_CLOSED_CODE`). Not a fault of its own, nothing to act on (acting on it
  * would close the connection opened since): the read answers 503 as the fault's first statement did.
  */
 export function closedUnder(error: unknown): boolean {
-  if ((error as { code?: unknown })?.code === WRITER_CLOSED_CODE) return true;
+  const code = (error as { code?: unknown })?.code;
+  if (code === WRITER_CLOSED_CODE || code === READS_CLOSED_CODE) return true;
   return /^driver has already been destroyed$/.test(String((error as { message?: unknown })?.message ?? ''));
 }
 

@@ -15,6 +15,21 @@ import { checkpointThread } from './sqlite-checkpoints';
 import { firstInLine, readStats, type ReadStats } from './sqlite-reads';
 
 /**
+ * Where a request reads what the application keeps. On SQLite, the reads thread the searches use, not the
+ * writer's one connection, which a sync's transaction holds for hundreds of milliseconds in a first scan; a
+ * caller's committed write is read back there (WAL: each read sees every commit before it). `first` (saved
+ * views: every page's navigation and the list's default view) sends its statements first in line, ahead of
+ * the searches waiting for the thread. PostgreSQL's main pool has connections enough (a sync's transaction
+ * holds one), and its reads pool would cut an audit log's count at 2 s: the main pool.
+ */
+export const ownReads = (connection: Connection, { first = false } = {}): AppDb =>
+  connection.dialect === 'sqlite' && connection.reads
+    ? first
+      ? firstInLine(connection.reads)
+      : connection.reads
+    : connection.db;
+
+/**
  * The application's one database in this process (the runtime builds it): the index, the audit log, the
  * drift report and whatever comes later are tables in it, reached through the connection it holds. It
  * connects and migrates on first use, and owns what can go wrong with the file or the server:
@@ -26,16 +41,6 @@ import { firstInLine, readStats, type ReadStats } from './sqlite-reads';
  * A failure is remembered with its retry time: until then `open()` throws it again at once and
  * `available()` answers null, so writers (the audit log) keep their entries and ask later.
  */
-/**
- * Where a request reads what the application keeps (saved views, the audit log, the drift report): the reads
- * connection the searches use (SQLite's reads thread, first in line ahead of the searches waiting for it;
- * PostgreSQL's reads pool), never the writer's one connection, which a sync's transaction holds for hundreds of
- * milliseconds in a first scan. What a caller wrote and saw committed is read back there (WAL: each read sees
- * every commit before it).
- */
-export const ownReads = (connection: Connection): AppDb =>
-  connection.reads ? firstInLine(connection.reads) : connection.db;
-
 export type DatabaseLog = {
   warn: (obj: object, msg: string) => void;
   error: (obj: object, msg: string) => void;
@@ -157,7 +162,10 @@ export function createDatabase({ target, clock, log }: { target: DatabaseTarget;
      * Where a request reads what the application keeps (`ownReads`), or null while the database is not open.
      */
     readable(): Promise<AppDb | null> {
-      return database.open().then(ownReads, () => null);
+      return database.open().then(
+        (c) => ownReads(c),
+        () => null,
+      );
     },
     /** The last open's or fault's error while the database is held closed; null when it may be opened. */
     failure(): { error: unknown; until: number } | null {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDatabase } from './schema';
-import { firstInLine, READ_TIMEOUT_CODE, readStats, sqliteReads } from './sqlite-reads';
+import { closedUnder } from './connect';
+import { firstInLine, READ_TIMEOUT_CODE, READS_CLOSED_CODE, readStats, sqliteReads } from './sqlite-reads';
 
 /** A statement that keeps SQLite busy for a while: counting up to `n` in a recursive CTE. */
 const counting = (n: number) =>
@@ -77,7 +78,8 @@ describe("the index's SQLite reads, on threads of their own", () => {
   });
 
   it('sends a first-in-line read ahead of the reads waiting, after the one running, and closes nothing of the pool', async () => {
-    const reads = sqliteReads(path, { threads: 1 });
+    // The running count's bound far past its time on a slow machine: the order is what is tested.
+    const reads = sqliteReads(path, { threads: 1, timeoutMs: 60_000 });
     const first = firstInLine(reads);
     try {
       expect(firstInLine(reads)).toBe(first);
@@ -95,9 +97,26 @@ describe("the index's SQLite reads, on threads of their own", () => {
       expect(order).toEqual(['running', 'mine 1', 'mine 2', 'search 1', 'search 2']);
       await first.destroy();
       expect(await reads.selectFrom('index_meta').select('value').execute()).toEqual([{ value: 'abc' }]);
+      // Destroyed, it is forgotten: the next one asked for is a new one, and reads.
+      const again = firstInLine(reads);
+      expect(again).not.toBe(first);
+      expect(await again.selectFrom('index_meta').select('value').execute()).toEqual([{ value: 'abc' }]);
     } finally {
       await reads.destroy();
     }
+  });
+
+  it('refuses a read after it was closed with INDEX_READS_CLOSED, which a read under way takes for a reopen', async () => {
+    const reads = sqliteReads(path);
+    await reads.selectFrom('index_meta').select('value').execute(); // opened (Kysely closes only what it opened)
+    await reads.destroy();
+    const refused = await firstInLine(reads)
+      .selectFrom('index_meta')
+      .select('value')
+      .execute()
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: READS_CLOSED_CODE });
+    expect(closedUnder(refused)).toBe(true);
   });
 
   it('answers any other Kysely as it is (PostgreSQL’s reads pool has connections enough)', () => {

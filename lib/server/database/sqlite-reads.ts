@@ -25,6 +25,9 @@ import { bundled, sourceThread } from './threads';
  * fresh thread takes its place.
  */
 export const READ_TIMEOUT_CODE = 'INDEX_READ_TIMEOUT';
+/** A read sent to, or waiting in, a pool closed on purpose (a reopen, the process's end): connect.ts `closedUnder`. */
+export const READS_CLOSED_CODE = 'INDEX_READS_CLOSED';
+const readsClosed = () => Object.assign(new Error('The index reads are closed'), { code: READS_CLOSED_CODE });
 
 /**
  * A thread's JavaScript heap: it holds one statement's rows at a time (a page, a count), so a small one
@@ -164,7 +167,7 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
      * waiting with it), though never before the statements already running.
      */
     run(sql: string, parameters: readonly unknown[], first = false): Promise<unknown[]> {
-      if (closed) return Promise.reject(new Error('The index reads are closed'));
+      if (closed) return Promise.reject(readsClosed());
       // Threads that failed to start are tried again now.
       while (pool.length < threads) pool.push(spawn());
       return new Promise((resolve, reject) => {
@@ -185,7 +188,7 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
     stats: (): ReadStats => ({ waiting: queue.length, ...stats }),
     async close(): Promise<void> {
       closed = true;
-      for (const p of queue.splice(0)) p.reject(new Error('The index reads are closed'));
+      for (const p of queue.splice(0)) p.reject(readsClosed());
       await Promise.all(pool.splice(0).map((t) => t.worker.terminate()));
     },
   };
@@ -207,10 +210,14 @@ class PoolConnection implements DatabaseConnection {
 
 class PoolDriver implements Driver {
   private readonly connection: PoolConnection;
-  /** `first`: the pool's first-in-line Kysely (`firstInLine`), which leaves the pool to its owner to close. */
+  /**
+   * `first`: the pool's first-in-line Kysely (`firstInLine`), which leaves the pool to its owner to close and,
+   * destroyed, is forgotten (`forget`): the next `firstInLine` makes another.
+   */
   constructor(
     private readonly pool: ReadPool,
     private readonly first = false,
+    private readonly forget = () => {},
   ) {
     this.connection = new PoolConnection(pool, first);
   }
@@ -225,7 +232,8 @@ class PoolDriver implements Driver {
   async rollbackTransaction() {}
   async releaseConnection() {}
   async destroy() {
-    if (!this.first) await this.pool.close();
+    if (this.first) this.forget();
+    else await this.pool.close();
   }
 }
 
@@ -235,10 +243,10 @@ const pools = new WeakMap<Kysely<AppDatabase>, ReadPool>();
 /** How a `sqliteReads` Kysely's queue stands (null for any other Kysely: PostgreSQL's pool, a test's own). */
 export const readStats = (db: Kysely<AppDatabase>): ReadStats | null => pools.get(db)?.stats() ?? null;
 
-function poolKysely(pool: ReadPool, first: boolean): Kysely<AppDatabase> {
+function poolKysely(pool: ReadPool, first: boolean, forget?: () => void): Kysely<AppDatabase> {
   const dialect: Dialect = {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new PoolDriver(pool, first),
+    createDriver: () => new PoolDriver(pool, first, forget),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };
@@ -258,7 +266,8 @@ const firstLines = new WeakMap<Kysely<AppDatabase>, Kysely<AppDatabase>>();
 /**
  * The same reads, sent first in line: the application's own small reads on a request's way (the navigation's
  * pinned views, the list's default view, the audit log) go ahead of the searches waiting for the pool's one
- * thread, and wait at most for the statement running (tens of milliseconds as a rule, 2 s at most). Any other
+ * thread, and wait for the statement running (tens of milliseconds as a rule; at its 2 s bound the thread is
+ * replaced and the next starts) and the first-in-line reads before them, not for the searches queued. Any other
  * Kysely (PostgreSQL's reads pool, whose connections are several) is answered as it is. Closing it closes
  * nothing: the pool is `reads`' own.
  */
@@ -266,6 +275,6 @@ export function firstInLine(reads: Kysely<AppDatabase>): Kysely<AppDatabase> {
   const pool = pools.get(reads);
   if (!pool) return reads;
   let first = firstLines.get(reads);
-  if (!first) firstLines.set(reads, (first = poolKysely(pool, true)));
+  if (!first) firstLines.set(reads, (first = poolKysely(pool, true, () => firstLines.delete(reads))));
   return first;
 }

@@ -47,16 +47,20 @@ describe.each(storeKinds())('the drift report on $name', (kind) => {
   });
 });
 
+/** The report as the runtime makes it: saved through the writer, read where the searches read. */
+const runtimeCollector = (app: Awaited<ReturnType<typeof runtimeSqlite>>) =>
+  createDriftCollector({
+    database: () => app.database.available(),
+    reads: () => app.database.readable(),
+    clock: { now: () => Date.parse('2026-11-28T10:00:00.000Z'), after: () => () => {} },
+    log: { error: () => {} },
+  });
+
 describe('the drift report read beside a write in flight (SQLite: the writer is one connection)', () => {
   it("answers while a sync's transaction holds the writer, with what was saved before it", async () => {
     const app = await runtimeSqlite();
     try {
-      const drift = createDriftCollector({
-        database: () => app.database.available(),
-        reads: () => app.database.readable(),
-        clock: { now: () => Date.parse('2026-11-28T10:00:00.000Z'), after: () => () => {} },
-        log: { error: () => {} },
-      });
+      const drift = runtimeCollector(app);
       drift.observeAnswer('list', { data: [sampleCollection({ id: 'pay_drift', status: 'paused' })] });
       await drift.flush();
       // Written and waiting: a report read through the writer would wait for it, and this test would time out.
@@ -68,6 +72,33 @@ describe('the drift report read beside a write in flight (SQLite: the writer is 
         await held.release();
       }
       expect((await drift.report()).entries[0]?.count).toBe(99);
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
+
+  it('waits for a save under way before it reads: what was seen before the report is in it', async () => {
+    const app = await runtimeSqlite();
+    try {
+      const drift = runtimeCollector(app);
+      await drift.report(); // the reads thread started
+      const held = await holdTheWriter(app.db, (trx) => trx.deleteFrom('drift').execute());
+      drift.observeAnswer('list', { data: [sampleCollection({ id: 'pay_later', status: 'frozen' })] });
+      // The timed save takes what was seen and waits for the writer; the report asks while it waits.
+      const saving = drift.flush();
+      await new Promise((resolve) => setImmediate(resolve)); // the save has taken it, and waits for the writer
+      const report = drift.report();
+      // It waits for the save (read at once, it would hold nothing): still waiting a while later.
+      const first = await Promise.race([
+        report.then(() => 'answered'),
+        new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+      ]);
+      expect(first).toBe('waiting');
+      await held.release();
+      await saving;
+      expect((await report).entries.map((e) => [e.path, e.value, e.exampleId])).toEqual([
+        ['collection.status', 'frozen', 'pay_later'],
+      ]);
     } finally {
       await app.close();
     }

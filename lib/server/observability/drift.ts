@@ -46,9 +46,22 @@ export function createDriftCollector(deps: {
   const database = () => deps.database().catch(() => null);
   const reads = () => (deps.reads ?? deps.database)().catch(() => null);
 
-  /** Adds what was seen since the last time to the table. */
+  /** The write under way, if any: a flush (the report's) waits for it before it writes what is left. */
+  let writing: Promise<void> | null = null;
+
+  /**
+   * Adds what was seen since the last time to the table, after the write under way: when it returns, what was
+   * seen before it was called is in the table (or back in memory if the write failed), so the report read next,
+   * where the searches read, holds it.
+   */
   async function flush(): Promise<void> {
+    while (writing) await writing;
     if (!pending.size) return;
+    writing = write().finally(() => (writing = null));
+    await writing;
+  }
+
+  async function write(): Promise<void> {
     const db = await database();
     if (!db) return;
     // In key order: replicas flushing into one PostgreSQL table lock its rows in the same order (no deadlock).

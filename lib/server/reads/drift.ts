@@ -5,11 +5,12 @@ import { audit, outcomeOf } from '../audit/audit';
 import { assertContext, isAdmin, type RequestContext } from '../context';
 import { AppError } from '../errors';
 import { runtime } from '../runtime';
+import { kept } from './kept';
 
 /** The schema-drift report (contract section 11): every entry, the baseline apart from what is new since. */
 export async function driftReport(context: RequestContext) {
   assertContext(context);
-  const { entries, baselineAt } = await runtime().drift.report();
+  const { entries, baselineAt } = await kept('The schema-drift report', () => runtime().drift.report());
   // Who acknowledged is an admin's e-mail: said to admins (as the audit log, theirs alone, says it).
   const admin = isAdmin(context);
   const data = entries.map(({ acknowledged, ...entry }) =>
@@ -28,7 +29,7 @@ export async function acknowledgeDrift(context: RequestContext, body: z.infer<ty
   const detail = { kind: body.kind, ...(body.value === undefined ? {} : { value: body.value }) };
   try {
     if (!isAdmin(context)) throw new AppError('forbidden_role', 'Only admins acknowledge schema drift');
-    if (!(await runtime().drift.acknowledge(body, context.principal.name)))
+    if (!(await kept('The schema-drift report', () => runtime().drift.acknowledge(body, context.principal.name))))
       throw new AppError('not_found', 'The schema-drift report has no such entry');
     audit(runtime().audit, context, 'drift_acknowledge', body.path, 'ok', detail);
   } catch (error) {

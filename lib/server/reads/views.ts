@@ -5,6 +5,7 @@ import { audit, outcomeOf } from '../audit/audit';
 import { assertContext, isAdmin, type RequestContext } from '../context';
 import { AppError } from '../errors';
 import { runtime } from '../runtime';
+import { kept } from './kept';
 import { ViewConflict, type Reader } from '../views/store';
 
 /**
@@ -62,10 +63,13 @@ async function audited<T>(
   }
 }
 
+/** What `kept` names when the database is away or a read past its bound. */
+const VIEWS = 'Saved views';
+
 /** The reader's views and the team's shared ones; with counts (`counts`), each view's from the index. */
 export async function listViews(context: RequestContext, options: { counts?: boolean } = {}) {
   const reader = readerOf(context);
-  const { views, defaultId } = await runtime().views.store.list(reader);
+  const { views, defaultId } = await kept(VIEWS, () => runtime().views.store.list(reader));
   const counted = options.counts
     ? await Promise.all(
         views.map(async (view) => ({
@@ -90,17 +94,19 @@ export async function listViews(context: RequestContext, options: { counts?: boo
 }
 
 export async function getView(context: RequestContext, id: string) {
-  const view = await runtime().views.store.get(readerOf(context), id);
+  const view = await kept(VIEWS, () => runtime().views.store.get(readerOf(context), id));
   if (!view) throw notFound();
   return { status: 'success', message: 'View retrieved', data: view };
 }
 
 export async function createView(context: RequestContext, body: ViewCreate) {
   const reader = readerOf(context);
-  const view = await audited(context, 'view_save', null, { change: 'create', shared: body.shared }, async () => {
-    if (body.shared && !isAdmin(context)) throw adminsOnly('share views with everyone');
-    return runtime().views.store.create(reader, body).catch(conflict);
-  });
+  const view = await audited(context, 'view_save', null, { change: 'create', shared: body.shared }, () =>
+    kept(VIEWS, async () => {
+      if (body.shared && !isAdmin(context)) throw adminsOnly('share views with everyone');
+      return runtime().views.store.create(reader, body).catch(conflict);
+    }),
+  );
   return { status: 201, body: { status: 'success', message: 'View saved', data: view } };
 }
 
@@ -114,23 +120,24 @@ export async function updateView(context: RequestContext, id: string, body: View
     'view_save',
     id,
     { changes, ...('shared' in body ? { shared: body.shared } : {}) },
-    async () => {
-      const before = await store.get(reader, id);
-      if (!before) throw notFound();
-      const owned = Object.keys(fields).length > 0;
-      if (owned && !before.mine) throw readOnly(before);
-      if (fields.shared && !before.shared && !isAdmin(context)) throw adminsOnly('share views with everyone');
-      if (pinned !== undefined && !isAdmin(context)) throw adminsOnly('pin views to the navigation');
-      let after: SavedView | null = before;
-      if (owned) after = await store.update(reader, id, fields).catch(conflict);
-      if (pinned !== undefined) after = await store.pin(reader, id, pinned).catch(conflict);
-      if (makeDefault !== undefined) {
-        await store.setDefault(reader, id, makeDefault);
-        after = await store.get(reader, id);
-      }
-      if (!after) throw notFound();
-      return after;
-    },
+    () =>
+      kept(VIEWS, async () => {
+        const before = await store.get(reader, id);
+        if (!before) throw notFound();
+        const owned = Object.keys(fields).length > 0;
+        if (owned && !before.mine) throw readOnly(before);
+        if (fields.shared && !before.shared && !isAdmin(context)) throw adminsOnly('share views with everyone');
+        if (pinned !== undefined && !isAdmin(context)) throw adminsOnly('pin views to the navigation');
+        let after: SavedView | null = before;
+        if (owned) after = await store.update(reader, id, fields).catch(conflict);
+        if (pinned !== undefined) after = await store.pin(reader, id, pinned).catch(conflict);
+        if (makeDefault !== undefined) {
+          await store.setDefault(reader, id, makeDefault);
+          after = await store.get(reader, id);
+        }
+        if (!after) throw notFound();
+        return after;
+      }),
   );
   return { body: { status: 'success', message: 'View saved', data: view } };
 }
@@ -138,13 +145,15 @@ export async function updateView(context: RequestContext, id: string, body: View
 export async function deleteView(context: RequestContext, id: string) {
   const reader = readerOf(context);
   const store = runtime().views.store;
-  await audited(context, 'view_delete', id, {}, async () => {
-    const before = await store.get(reader, id);
-    if (!before) throw notFound();
-    if (!before.mine) throw readOnly(before);
-    if (!(await store.remove(reader, id))) throw notFound();
-    return { id };
-  });
+  await audited(context, 'view_delete', id, {}, () =>
+    kept(VIEWS, async () => {
+      const before = await store.get(reader, id);
+      if (!before) throw notFound();
+      if (!before.mine) throw readOnly(before);
+      if (!(await store.remove(reader, id))) throw notFound();
+      return { id };
+    }),
+  );
   return { body: { status: 'success', message: 'View deleted', data: { id } } };
 }
 
