@@ -265,7 +265,7 @@ const firstLines = new WeakMap<Kysely<AppDatabase>, Kysely<AppDatabase>>();
 
 /**
  * The same reads, sent first in line: the application's own small reads on a request's way (the navigation's
- * pinned views, the list's default view, the audit log) go ahead of the searches waiting for the pool's one
+ * pinned views, the list's default view) go ahead of the searches waiting for the pool's one
  * thread, and wait for the statement running (tens of milliseconds as a rule; at its 2 s bound the thread is
  * replaced and the next starts) and the first-in-line reads before them, not for the searches queued. Any other
  * Kysely (PostgreSQL's reads pool, whose connections are several) is answered as it is. Closing it closes

@@ -58,7 +58,7 @@ function toView(row: Row, reader: Reader, defaultId: string | null): SavedView {
 
 /**
  * `database` is where the views are written (SQLite's one writer connection); `reads` where they are read
- * (where the searches read: SQLite's reads threads, PostgreSQL's reads pool). Every page's navigation asks for
+ * (database.ts `ownReads`: on SQLite the searches' reads thread, first in line; on PostgreSQL the main pool). Every page's navigation asks for
  * the pinned views and the list for the reader's default: through the writer, each waited for the sync's
  * transaction in flight (a first scan's holds it 0.3-0.8 s). A write is committed before its caller reads it
  * back, so the reads see it.
