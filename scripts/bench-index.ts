@@ -4,7 +4,8 @@
  * server-side time or a ratio measured side by side in one run:
  *
  * - a full sync of the whole account from the local sandbox, unpaced: time,
- *   dashboard RSS growth while it runs, the index's size on disk;
+ *   dashboard RSS growth while it runs, the index's size on disk, and saved
+ *   views read, saved and deleted beside it (their answers' p50 / p95 / max);
  * - /api/search p95 at one connection for each kind of query;
  * - filtered /api/collections p95 for the first, a middle and the last page;
  * - the live list page's p50 with a default-paced sync running against none;
@@ -93,6 +94,69 @@ const status = async (base: string) =>
 export type BenchStore =
   { kind: 'sqlite' } | { kind: 'postgres'; url: string; pacedUrl: string; sizeBytes(): Promise<number> };
 
+/**
+ * Saved views asked of a server while it syncs, from `after` ms on: the views' list every 0.5 s, and a view
+ * saved then deleted every 2 s (each answer's time, in ms). `stop()` ends it and returns them; a failed answer
+ * fails the pass (nothing but 200 and 201 is expected of a syncing server).
+ */
+function probeViews(base: string, after: number) {
+  const reads: number[] = [];
+  const saves: number[] = [];
+  const deletes: number[] = [];
+  let stopped = false;
+  let failed: unknown = null;
+  /** A probe that failed stops both (their timers would keep a failed pass alive); `stop()` throws it. */
+  const failing = (error: unknown) => {
+    failed ??= error;
+    stopped = true;
+  };
+  /** The answer's body, read whole (its time is the answer's): a status not `status` fails the pass. */
+  const answer = async (asked: Promise<Response>, status: number, what: string) => {
+    const res = await asked;
+    const body = await res.text();
+    if (res.status !== status) throw new Error(`${what} during the sync: ${res.status} ${body}`);
+    return body;
+  };
+  const reading = (async () => {
+    await sleep(after);
+    while (!stopped) {
+      const t = performance.now();
+      await answer(fetch(`${base}/api/views`), 200, 'GET /api/views');
+      reads.push(performance.now() - t);
+      await sleep(500);
+    }
+  })().catch(failing);
+  const writing = (async () => {
+    await sleep(after);
+    for (let n = 0; !stopped; n++) {
+      let t = performance.now();
+      const saved = await answer(
+        fetch(`${base}/api/views`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: `sync probe ${n}`, query: 'status=pending', limit: 25 }),
+        }),
+        201,
+        'saving a view',
+      );
+      saves.push(performance.now() - t);
+      const { data } = JSON.parse(saved) as { data: { id: string } };
+      t = performance.now();
+      await answer(fetch(`${base}/api/views/${data.id}`, { method: 'DELETE' }), 200, 'deleting a view');
+      deletes.push(performance.now() - t);
+      await sleep(2_000);
+    }
+  })().catch(failing);
+  return {
+    async stop() {
+      stopped = true;
+      await Promise.all([reading, writing]);
+      if (failed) throw failed;
+      return { reads, saves, deletes };
+    },
+  };
+}
+
 /** A name with its last vowel changed ("Abdullahi" → "Abdullaha"): what a customer mistypes, and sounds the same. */
 function slipped(name: string) {
   const at = Math.max(...[...'aeiou'].map((v) => name.toLowerCase().lastIndexOf(v)));
@@ -175,6 +239,10 @@ export async function benchIndex(options: {
   const rssStart = rssMb(pid);
   let rssPeak = rssStart;
   let last: Status = await status(base);
+  // The application's own reads and writes beside the sync's: the saved views every page's navigation reads
+  // (read first in line, not through the writer the sync holds a transaction at a time), and a view saved and
+  // deleted (those wait for the writer). Asked from the first scan's 15th second on, when it writes in bulk.
+  const viewsProbe = reuse ? null : probeViews(base, 15_000);
   // How long the server kept a request waiting while it synced (the end of a scan included: it prunes,
   // deletes what the scan did not see and refreshes the planner's statistics).
   let slowest = 0;
@@ -201,6 +269,16 @@ export async function benchIndex(options: {
     );
     report.fact('index: dashboard RSS growth during the sync', Math.round(rssPeak - rssStart), 'MB');
     report.fact('index: slowest /api/index/status answer during the sync', Math.round(slowest), 'ms');
+  }
+  if (viewsProbe) {
+    const { reads, saves, deletes } = await viewsProbe.stop();
+    const spread = (xs: number[]) =>
+      xs.length
+        ? `${round(percentile(xs, 50))} / ${round(percentile(xs, 95))} / ${round(Math.max(...xs))} (${xs.length})`
+        : 'none';
+    report.fact('index: GET /api/views during the sync, p50 / p95 / max (answers)', spread(reads), 'ms');
+    report.fact('index: a view saved during the sync, p50 / p95 / max (saves)', spread(saves), 'ms');
+    report.fact('index: a view deleted during the sync, p50 / p95 / max (deletes)', spread(deletes), 'ms');
   }
   report.fact('index: size on disk', round(bytes / 2 ** 20, 0), 'MiB');
 
