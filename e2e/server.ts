@@ -76,7 +76,9 @@ if (which === 'sandbox') {
             DASHBOARD_ADMINS: 'admin@example.com',
           }
         : {};
-  child = runBin('next', ['start', '-p', port, '-H', '127.0.0.1'], {
+  // Node's default keep-alive of 5 s races a test's client reusing a socket idle that long (a read ECONNRESET, the
+  // server closing as the request arrives); the tests' sockets idle for seconds between steps, never two minutes.
+  child = runBin('next', ['start', '-p', port, '-H', '127.0.0.1', '--keepAliveTimeout', '120000'], {
     env: {
       ...env,
       ...gate,
