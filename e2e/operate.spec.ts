@@ -1,5 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
-import { E2E } from './env';
+import { E2E, SANDBOX_KEYS } from './env';
+import { askedAgainAfterIdle } from './keep-alive';
+import { spawnProcess } from './processes';
 import { expect, test } from './fixtures';
 
 /**
@@ -189,4 +191,54 @@ test('the OpenAPI description is served, gated, and lists the routes', async ({ 
     expect.arrayContaining(['/api/collections', '/api/collections/{id}', '/api/audit']),
   );
   expect((await request.get(`${E2E.gatedURL}/api/openapi.json`)).status()).toBe(401);
+});
+
+test.describe('npm start behind a load balancer', () => {
+  // Two dashboards started as `npm start` starts one, against the shared sandbox; each waits out an idle connection.
+  test.describe.configure({ timeout: 90_000 });
+
+  /** `npm start` (scripts/start.mjs) on `port` against the e2e sandbox, until it answers /api/health. */
+  async function npmStart(port: number, env: Record<string, string> = {}) {
+    const server = spawnProcess('scripts/start.mjs', [], {
+      API_BASE_URL: E2E.sandboxURL,
+      API_KEY: SANDBOX_KEYS[0],
+      DASHBOARD_OPEN: 'true',
+      INDEX: 'off',
+      PORT: String(port),
+      ...env,
+    });
+    await expect
+      .poll(
+        async () => {
+          if (server.child.exitCode !== null) throw new Error(`npm start exited:\n${server.output()}`);
+          return fetch(`http://127.0.0.1:${port}/api/health`).then(
+            (r) => r.status,
+            () => 0,
+          );
+        },
+        { timeout: 45_000 },
+      )
+      .toBe(200);
+    return server;
+  }
+
+  test('keeps an idle connection open past Node’s 5 s, for as long as KEEP_ALIVE_TIMEOUT says', async () => {
+    const port = E2E.port + 10;
+    // By default (65 s) the connection idle 6 s is reused; under an operator's shorter setting the server has
+    // closed it, and the client opens another.
+    for (const { env, idleMs, reused } of [
+      { env: {}, idleMs: 6_000, reused: true },
+      { env: { KEEP_ALIVE_TIMEOUT: '1000' }, idleMs: 2_500, reused: false },
+    ]) {
+      const server = await npmStart(port, env);
+      try {
+        const { first, second } = await askedAgainAfterIdle(`http://127.0.0.1:${port}/api/health`, idleMs);
+        expect([first.status, second.status]).toEqual([200, 200]);
+        expect(second.reused, `${JSON.stringify(env)}, idle ${idleMs} ms`).toBe(reused);
+      } finally {
+        server.child.kill();
+        await server.exited;
+      }
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { E2E } from './env';
+import { askedAgainAfterIdle } from './keep-alive';
 
 /**
  * The suite a deployment can be checked with (contract section 11): read-only,
@@ -83,4 +84,12 @@ test('@remote the list has no serious or critical axe violations', async ({ page
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual(
     [],
   );
+});
+
+test('@remote a connection idle for 6 s is still open for the next request', async () => {
+  // Node's own default closes it after 5 s, which a load balancer reusing its idle connections meets as a reset
+  // (a 502 to the user); the image's server keeps it 65 s (KEEP_ALIVE_TIMEOUT).
+  const { first, second } = await askedAgainAfterIdle(new URL('/api/health', remote ?? E2E.gatedURL).href, 6_000);
+  expect([first.status, second.status]).toEqual([200, 200]);
+  expect(second.reused, 'the second request went over the first one’s connection').toBe(true);
 });

@@ -43,4 +43,7 @@ if (!process.env.API_BASE_URL) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
-if (process.exitCode === undefined) run('server.js', { SANDBOX_PORT: sandboxPort });
+// Next's standalone server reads KEEP_ALIVE_TIMEOUT (ms) and else keeps Node's 5 s: 65 s, as `npm start`, so a load
+// balancer's idle connections (60 s on AWS ALB) are never closed under it by the server.
+if (process.exitCode === undefined)
+  run('server.js', { SANDBOX_PORT: sandboxPort, KEEP_ALIVE_TIMEOUT: process.env.KEEP_ALIVE_TIMEOUT || '65000' });

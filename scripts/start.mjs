@@ -93,7 +93,10 @@ if (useSandbox) {
   }
 }
 
-const next = runBin('next', [dev ? 'dev' : 'start', '-p', port], {
+// An idle connection is kept 65 s, not Node's 5: a load balancer keeps its own for 60 s (AWS ALB's default) and
+// reuses one the server may close as a request arrives (a 502 at the balancer). Longer than the balancer's, always.
+const keepAlive = process.env.KEEP_ALIVE_TIMEOUT || '65000';
+const next = runBin('next', dev ? ['dev', '-p', port] : ['start', '-p', port, '--keepAliveTimeout', keepAlive], {
   env: { ...process.env, PORT: port, SANDBOX_PORT: sandboxPort },
 });
 children.push(next);

@@ -103,6 +103,8 @@ describe('server configuration', () => {
     [{ API_BASE_URL: 'https://u:p@api.example.com', API_KEY: 'k' }, /API_BASE_URL must be a plain http\(s\) URL/],
     [{ API_TIMEOUT_MS: 'soon' }, /^Invalid configuration: API_TIMEOUT_MS /],
     [{ PORT: '70000' }, /^Invalid configuration: PORT /],
+    [{ KEEP_ALIVE_TIMEOUT: '65s' }, /^Invalid configuration: KEEP_ALIVE_TIMEOUT /],
+    [{ KEEP_ALIVE_TIMEOUT: '500' }, /^Invalid configuration: KEEP_ALIVE_TIMEOUT /],
     [{ API_KEY_HEADER: 'X Api Key' }, 'Invalid configuration: API_KEY_HEADER must be an HTTP header name'],
     [{ DASHBOARD_USERS: 'nopassword' }, /^Invalid configuration: DASHBOARD_USERS must be user:password pairs/],
     [{ AMOUNT_MINOR_UNITS: 'yes' }, /^Invalid configuration: AMOUNT_MINOR_UNITS /],

@@ -88,6 +88,11 @@ const schema = z
     API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     AMOUNT_MINOR_UNITS: flag,
     PORT: port(3000),
+    // Read by Next's server itself (`npm start` passes it as `--keepAliveTimeout`, the image's server.js reads the
+    // variable): checked here so a typo stops the start, named, instead of Next falling back to Node's 5 s.
+    KEEP_ALIVE_TIMEOUT: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(1_000).max(3_600_000).optional(),
+    ),
     SANDBOX_PORT: port(4010),
     DASHBOARD_USERS: users,
     DASHBOARD_OPEN: flag,
