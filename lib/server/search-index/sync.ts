@@ -1,4 +1,5 @@
 import 'server-only';
+import type { BodyParser } from '@/lib/api/envelopes';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import type { Collection } from '@/lib/api/schemas';
 import type { IndexStore, SyncState } from './store';
@@ -30,9 +31,10 @@ export type SyncDeps = {
   store: IndexStore;
   /**
    * One upstream list page; throws `{ code, retryAfter? }` (the data layer's AppError) on failure. `cancel`
-   * aborts it (a hand-over does not wait for the upstream).
+   * aborts it (a hand-over does not wait for the upstream). `parse` reads its body instead of the upstream's
+   * own reader (a first scan's pages: on the store's preparing thread, `store.parsePage`).
    */
-  readPage(page: number, limit: number, cancel?: AbortSignal): Promise<ListPage>;
+  readPage(page: number, limit: number, cancel?: AbortSignal, parse?: BodyParser): Promise<ListPage>;
   now(): number;
   /** Full-scan pace: upstream list requests per second. */
   rps: number;
@@ -134,15 +136,15 @@ export function createSync(deps: SyncDeps) {
     chainNext = 0;
   }
 
-  /** A scan page: the one read ahead when it is the one wanted, else a fresh request. */
-  function read(page: number): Promise<ListPage> {
+  /** A scan page: the one read ahead when it is the one wanted, else a fresh request (`first`: a first scan's). */
+  function read(page: number, first: boolean): Promise<ListPage> {
     const wanted = ahead.get(page)?.result;
     if (wanted) {
       ahead.delete(page);
       return wanted;
     }
     dropAhead();
-    return deps.readPage(page, PAGE_LIMIT, halt.signal);
+    return deps.readPage(page, PAGE_LIMIT, halt.signal, first ? store.parsePage : undefined);
   }
 
   /** Pages from `chainNext` to `chainUntil`, one request after another, each prepared in a first scan. */
@@ -151,7 +153,8 @@ export function createSync(deps: SyncDeps) {
     while (round === aheadRound && chainNext <= chainUntil) {
       const page = chainNext++;
       const entry: { result: Promise<ListPage>; page?: ListPage; failed?: true } = {
-        result: deps.readPage(page, PAGE_LIMIT, halt.signal),
+        // A first scan's page is parsed where its records are prepared (`store.parsePage`), then as below.
+        result: deps.readPage(page, PAGE_LIMIT, halt.signal, first ? store.parsePage : undefined),
       };
       ahead.set(page, entry);
       let read: ListPage;
@@ -327,7 +330,7 @@ export function createSync(deps: SyncDeps) {
       if (!rest.length) await completeScan({ ...state, scan_missed: '[]' }, []);
       return 1;
     }
-    const first = await read(state.scan_page);
+    const first = await read(state.scan_page, lastRead === 'first');
     if (!(await stillLeader())) return 1;
     const more = (page: ListPage) => page.meta.next !== null && page.data.length > 0;
     // Unpaced, a first scan is bound by its writes: the pages read ahead meanwhile are written with this
