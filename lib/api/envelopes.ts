@@ -26,12 +26,6 @@ export type CollectionListEnvelope = z.infer<typeof collectionListEnvelopeSchema
 export type ParsedBody<T> =
   { ok: true; data: T } | { ok: false; reason: 'json' } | { ok: false; reason: 'schema'; field: string };
 
-/**
- * Reads a successful answer's body (decode, parse, check against `schema`) somewhere: `kind` names the request
- * (`list`, `collection`, `provider`), for a reader that reads one kind on a thread of its own.
- */
-export type BodyParser = <T>(schema: z.ZodType<T>, bytes: ArrayBuffer, kind: string) => Promise<ParsedBody<T>>;
-
 /** The first failing field of a zod error, as a path like `data[3].amount.value`. */
 export function failingField(error: z.ZodError): string {
   const issue = error.issues[0];

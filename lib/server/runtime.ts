@@ -72,14 +72,8 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     clock,
     log,
     url: config.dashboardUrl ?? (process.env.PORT ? `http://localhost:${process.env.PORT}` : undefined),
-    readPage: (page, limit, cancel, parse) =>
-      upstream.get(
-        { kind: 'list', page, limit },
-        collectionListEnvelopeSchema,
-        systemContext('index-sync'),
-        cancel,
-        parse,
-      ),
+    readPage: (page, limit, cancel) =>
+      upstream.get({ kind: 'list', page, limit }, collectionListEnvelopeSchema, systemContext('index-sync'), cancel),
     usersActive: () => metrics.usersWithin(1_000),
   });
   // Saved views: the database's, with counts from the index (or the upstream's list for a whole-list view).

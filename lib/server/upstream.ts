@@ -2,7 +2,7 @@ import 'server-only';
 import pLimit from 'p-limit';
 import pRetry from 'p-retry';
 import type { z } from 'zod';
-import { parseBody, type BodyParser } from '@/lib/api/envelopes';
+import { parseBody, type ParsedBody } from '@/lib/api/envelopes';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { isCollectionId, isProviderId } from '@/lib/api/ids';
 import { isValidState, PAGING, pagingSchema, stateQuery } from '@/lib/api/list-state';
@@ -32,7 +32,7 @@ export type UpstreamOptions = {
    * Reads a successful answer's body (decode, parse, check against `schema`) where it likes: the runtime's
    * parses list pages on a thread of their own (parsing/page-parser.ts). Unset: here, on the calling thread.
    */
-  parse?: BodyParser;
+  parse?: <T>(schema: z.ZodType<T>, bytes: ArrayBuffer, kind: UpstreamRequest['kind']) => Promise<ParsedBody<T>>;
 };
 
 export type UpstreamObservers = {
@@ -112,7 +112,6 @@ export function createUpstreamClient(options: UpstreamOptions) {
     schema: z.ZodType<T>,
     signal: AbortSignal,
     log: Record<string, unknown>,
-    parse: BodyParser | undefined,
   ): Promise<T> {
     let response: Response;
     const started = performance.now();
@@ -131,7 +130,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
     const status = response.status;
     const ms = Math.round(performance.now() - started);
     if (status === 200) {
-      const parsed = await (parse ?? options.parse ?? parseHere)(schema, bytes, kind);
+      const parsed = await (options.parse ?? parseHere)(schema, bytes, kind);
       if (!parsed.ok && parsed.reason === 'json') {
         logger.error({ ...log, status, ms, bodyBytes: bytes.byteLength }, 'upstream answered with invalid JSON');
         throw AppError.of('upstream_invalid', subject);
@@ -166,8 +165,6 @@ export function createUpstreamClient(options: UpstreamOptions) {
     context: { requestId?: string } = {},
     /** Ends the request early (a cancelled export); reported as the abort, not as a timeout. */
     cancel?: AbortSignal,
-    /** Reads this answer's body instead of `options.parse` (a first scan's pages: parsed where they are prepared). */
-    parse?: BodyParser,
   ): Promise<T> {
     const subject = SUBJECT[request.kind];
     const url = upstreamUrl(baseUrl, request);
@@ -190,7 +187,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
         limit(() => {
           if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
           attempts = n;
-          return attempt(request.kind, url, subject, schema, signal, { ...log, attempt: n }, parse);
+          return attempt(request.kind, url, subject, schema, signal, { ...log, attempt: n });
         });
       const answer = await pRetry(run, {
         retries: 2,

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectionEnvelopeSchema, collectionListEnvelopeSchema, parseBody } from '@/lib/api/envelopes';
 import { indexTables, numberedCollection } from '@/test/index-tables';
 import { loweringShows, startedThreadNices, threadNices } from '@/test/thread-nices';
 import { blindKeys } from './blind';
@@ -56,68 +55,6 @@ describe("a first scan's records prepared on a thread of their own", () => {
       expect(there[4]!.words.size).toBeGreaterThan(0);
     } finally {
       await thread.close();
-    }
-  });
-
-  it('parses a list page as the parser thread does, and prepares its records as it parses them', async () => {
-    const records = Array.from({ length: 100 }, made);
-    const page = { status: 'success', message: 'ok', data: records, meta: { count: 100, next: null, prev: null } };
-    const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).buffer as ArrayBuffer;
-    const thread = prepareThread({ secret: SECRET, account: 3, accountKey: 'acct_prepared' });
-    try {
-      const { parsed, prepared } = await thread.parsePage(bytes(page));
-      expect(parsed).toEqual(parseBody(collectionListEnvelopeSchema, bytes(page)));
-      expect(prepared).toHaveLength(100);
-      records.forEach((c, i) =>
-        expect(unsealed(prepared![i]!)).toEqual(unsealed(prepareRecord(keys, 3, 'acct_prepared', c))),
-      );
-      expect(thread.prepared()).toBe(100);
-      // What does not parse says why, as the parser thread's answer does, and nothing is prepared.
-      const broken = { ...page, data: [{ ...records[0], amount: { value: 'ten', currency: 'NGN' } }] };
-      expect(await thread.parsePage(bytes(broken))).toEqual({
-        parsed: parseBody(collectionListEnvelopeSchema, bytes(broken)),
-        prepared: null,
-      });
-      expect(await thread.parsePage(new TextEncoder().encode('{"status":').buffer as ArrayBuffer)).toEqual({
-        parsed: { ok: false, reason: 'json' },
-        prepared: null,
-      });
-    } finally {
-      await thread.close();
-    }
-  });
-
-  it("reads a first scan's pages on its thread, leaving their records ready; anything else, or with the thread gone, here", async () => {
-    const target = { kind: 'sqlite' as const, path: join(dir, 'pages.sqlite') };
-    const store = await openIndexStore({ target, keys, account: 'acct_pages', secret: SECRET });
-    const body = (records: unknown[]) =>
-      new TextEncoder().encode(
-        JSON.stringify({ status: 'success', message: 'ok', data: records, meta: { count: 9, next: null, prev: null } }),
-      ).buffer as ArrayBuffer;
-    try {
-      const records = Array.from({ length: 50 }, made);
-      const read = await store.parsePage!(collectionListEnvelopeSchema, body(records), 'list');
-      expect(read).toEqual(parseBody(collectionListEnvelopeSchema, body(records)));
-      expect(store.preparedOnThread()).toBe(50);
-      // Its records are ready: preparing or writing them hands nothing more to the thread.
-      await store.prepare(read.ok ? read.data.data : []);
-      await store.upsert(read.ok ? read.data.data : [], '2026-06-01T00:01:00.000Z', { bulk: true, stage: true });
-      expect(store.preparedOnThread()).toBe(50);
-      expect(await store.indexedCount()).toBe(50);
-      // A record, not a page: read here, by the schema it was asked with.
-      const one = new TextEncoder().encode(
-        JSON.stringify({ status: 'success', message: 'ok', data: records[0] }),
-      ).buffer;
-      expect(await store.parsePage!(collectionEnvelopeSchema, one as ArrayBuffer, 'collection')).toEqual(
-        parseBody(collectionEnvelopeSchema, one as ArrayBuffer),
-      );
-      // The thread closed (the store's end): a page is still read, here, its records left to be prepared by the write.
-      await store.close();
-      const later = await store.parsePage!(collectionListEnvelopeSchema, body(records.slice(0, 3)), 'list');
-      expect(later).toEqual(parseBody(collectionListEnvelopeSchema, body(records.slice(0, 3))));
-      expect(store.preparedOnThread()).toBe(50);
-    } finally {
-      await store.close();
     }
   });
 

@@ -1,6 +1,5 @@
 import 'server-only';
 import { Worker } from 'node:worker_threads';
-import type { CollectionListEnvelope, ParsedBody } from '@/lib/api/envelopes';
 import type { Collection } from '@/lib/api/schemas';
 import { bundled, sourceThread } from '../database/threads';
 import type { Prepared } from './prepare';
@@ -18,12 +17,6 @@ import type { PrepareAnswer, PrepareJob, PrepareRequest } from './prepare-worker
 export type PrepareThread = {
   /** The records prepared, in order; rejects when the thread failed or was closed (the caller prepares them). */
   prepare(records: Collection[]): Promise<Prepared[]>;
-  /**
-   * A list page's body parsed and checked there, and its records prepared as they are parsed (null when the
-   * page did not parse, or a record could not be prepared). A copy of `bytes` goes; rejects as `prepare` does
-   * (the caller then reads its own copy).
-   */
-  parsePage(bytes: ArrayBuffer): Promise<{ parsed: ParsedBody<CollectionListEnvelope>; prepared: Prepared[] | null }>;
   /** Ends the thread; what it was preparing is rejected. */
   close(): Promise<void>;
   /** Whether its thread is up now (it ends when idle). */
@@ -31,9 +24,6 @@ export type PrepareThread = {
   /** Records it has prepared so far. */
   prepared(): number;
 };
-
-/** What the thread answers but a failure. */
-type Answered = Exclude<PrepareAnswer, { error: string }>;
 
 /** How long the thread stays without a page before it ends. */
 export const IDLE_MS = 10_000;
@@ -51,8 +41,7 @@ export function prepareThread(job: PrepareJob, options: { idleMs?: number; answe
   const answerMs = options.answerMs ?? ANSWER_MS;
   let worker: Worker | null = null;
   let nextId = 0;
-  /** Pages asked and not yet answered, by id: answered in order. */
-  const waiting = new Map<number, { resolve(answer: Answered): void; reject(error: unknown): void }>();
+  const waiting = new Map<number, { resolve(made: Prepared[]): void; reject(error: unknown): void }>();
   let idle: NodeJS.Timeout | null = null;
   /** The oldest page's deadline (every answer moves it on: pages are answered in order). */
   let deadline: NodeJS.Timeout | null = null;
@@ -101,8 +90,8 @@ export function prepareThread(job: PrepareJob, options: { idleMs?: number; answe
       waiting.delete(answer.id);
       if ('error' in answer) asked.reject(new Error(answer.error));
       else {
-        prepared += answer.prepared?.length ?? 0;
-        asked.resolve(answer);
+        prepared += answer.prepared.length;
+        asked.resolve(answer.prepared);
       }
       watch();
       if (!waiting.size) restAfterIdle();
@@ -128,39 +117,27 @@ export function prepareThread(job: PrepareJob, options: { idleMs?: number; answe
     idle.unref();
   }
 
-  /** Hands `request` (less its id) to the thread; what it answers. */
-  function ask(request: { records: Collection[] } | { page: ArrayBuffer }) {
-    if (closed) return Promise.reject(new Error('the preparing thread is closed'));
-    if (failures >= GIVE_UP_AFTER) return Promise.reject(new Error('the preparing thread failed'));
-    idle = clear(idle);
-    worker ??= start();
-    // A page waited for keeps the process alive until it is answered.
-    worker.ref();
-    const id = nextId++;
-    const answer = new Promise<Answered>((resolve, reject) => waiting.set(id, { resolve, reject }));
-    try {
-      worker.postMessage({ id, ...request } as PrepareRequest);
-    } catch (error) {
-      // What cannot be handed to a thread (a record holding a function) is the caller's to prepare.
-      waiting.delete(id);
-      if (!waiting.size) restAfterIdle();
-      return Promise.reject(error);
-    }
-    if (!deadline) watch();
-    return answer;
-  }
-
   return {
-    prepare: (records) =>
-      ask({ records }).then((answer) => {
-        if ('parsed' in answer) throw new Error('the preparing thread answered another question');
-        return answer.prepared;
-      }),
-    parsePage: (bytes) =>
-      ask({ page: bytes }).then((answer) => {
-        if (!('parsed' in answer)) throw new Error('the preparing thread answered another question');
-        return { parsed: answer.parsed, prepared: answer.prepared };
-      }),
+    prepare(records) {
+      if (closed) return Promise.reject(new Error('the preparing thread is closed'));
+      if (failures >= GIVE_UP_AFTER) return Promise.reject(new Error('the preparing thread failed'));
+      idle = clear(idle);
+      worker ??= start();
+      // A page waited for keeps the process alive until it is answered.
+      worker.ref();
+      const id = nextId++;
+      const answer = new Promise<Prepared[]>((resolve, reject) => waiting.set(id, { resolve, reject }));
+      try {
+        worker.postMessage({ id, records } satisfies PrepareRequest);
+      } catch (error) {
+        // What cannot be handed to a thread (a record holding a function) is the caller's to prepare.
+        waiting.delete(id);
+        if (!waiting.size) restAfterIdle();
+        return Promise.reject(error);
+      }
+      if (!deadline) watch();
+      return answer;
+    },
     running: () => worker !== null,
     prepared: () => prepared,
     async close() {

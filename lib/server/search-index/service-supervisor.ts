@@ -9,7 +9,7 @@ import type { ServerConfig } from '../env';
 import { blindKeys } from './blind';
 import { createQueries, type IndexQueries } from './queries';
 import { openIndexStore, type IndexStore } from './store';
-import { createSync, type IndexSync, type SyncDeps } from './sync';
+import { createSync, type IndexSync, type ListPage } from './sync';
 
 /**
  * Keeps the index open on the application's database, or says why it is not: turned off (INDEX=off, or no
@@ -37,7 +37,7 @@ export type ServiceDeps = {
   /** The dashboard's address, said once the index is ready (DASHBOARD_URL, else the local port when known). */
   url?: string;
   /** One upstream list page, read as the sync (a system context, not written through). */
-  readPage: SyncDeps['readPage'];
+  readPage(page: number, limit: number, cancel?: AbortSignal): Promise<ListPage>;
   /** Whether people are using the dashboard now: a rescan gives way to them (service-runner.ts). */
   usersActive?: () => boolean;
 };

@@ -1,6 +1,5 @@
 import 'server-only';
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
-import { parseBody, type BodyParser } from '@/lib/api/envelopes';
 import type { Collection } from '@/lib/api/schemas';
 import { WRITER_CACHE_SIZE } from '../database/connect';
 import { isUniqueViolation } from '../database/dialect';
@@ -420,31 +419,6 @@ export function createRecords(
     buildTrees,
     /** Records the store's preparing thread has prepared (none without one). */
     preparedOnThread: () => thread?.prepared() ?? 0,
-    /**
-     * How a first scan reads its list pages (the upstream's `parse` for them), when the store has a preparing
-     * thread: each page's body goes to that thread, which parses and checks it as the list pages' parser
-     * does and prepares its records at once (`prepare` then finds them ready). A page is then cloned once, to
-     * come back; handed through the request thread between a parser's thread and this one, it was cloned three
-     * times, and the request thread did two of them. Anything but a list page, and every page the thread
-     * cannot take (it failed, or was closed), is read here.
-     */
-    parsePage: thread
-      ? ((async (schema, bytes, kind) => {
-          if (kind !== 'list') return parseBody(schema, bytes);
-          let answer;
-          try {
-            answer = await thread.parsePage(bytes);
-          } catch {
-            return parseBody(schema, bytes);
-          }
-          if (answer.parsed.ok && answer.prepared)
-            answer.parsed.data.data.forEach((c, i) => {
-              // A record holding U+0000 is written as its copy without it (`storable`), which `upsert` prepares.
-              if (storable(c) === c) ready.set(c, answer.prepared![i]!);
-            });
-          return answer.parsed;
-        }) as BodyParser)
-      : undefined,
     /**
      * Prepares records about to be written (their seal, tokens and snapshot: about half of what writing a new
      * record costs the request thread): a first scan prepares the page it read ahead while the writer's

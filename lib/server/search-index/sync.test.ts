@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collectionListEnvelopeSchema } from '@/lib/api/envelopes';
 import { defaults, filterSchema } from '@/lib/api/list-state';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
@@ -228,55 +227,6 @@ describe.each(storeKinds())('on $name', (each) => {
       await run(s, async () => (await scans()) === 1);
       expect(upstream.requests.map((r) => r.page)).toEqual([1, 5, 1, 2, 3, 4, 5]);
       expect((await indexedIds()).size).toBe(450);
-    });
-
-    it("has a first scan's pages parsed where their records are prepared, and every other read as before", async () => {
-      // The store with its preparing thread (the runtime's), reading what the upstream sent as bytes, as the
-      // upstream's client hands them to a page's reader.
-      await store.close();
-      store = await openIndexStore({
-        target: kind.target(dir),
-        keys: blindKeys(SECRET),
-        account: 'acct_sync',
-        clock: () => upstream.clock.now,
-        secret: SECRET,
-      });
-      const reads: { page: number; parsedThere: boolean }[] = [];
-      const s = createSync({
-        store,
-        readPage: async (page, limit, cancel, parse) => {
-          const answer = await upstream.readPage(page, limit, cancel);
-          reads.push({ page, parsedThere: parse !== undefined });
-          if (!parse) return answer;
-          const body = { status: 'success', message: 'ok', ...answer, meta: { ...answer.meta, prev: null } };
-          const parsed = await parse(
-            collectionListEnvelopeSchema,
-            new TextEncoder().encode(JSON.stringify(body)).buffer,
-            'list',
-          );
-          if (!parsed.ok) throw new Error(`the page did not parse: ${JSON.stringify(parsed)}`);
-          return parsed.data;
-        },
-        now: () => upstream.clock.now,
-        rps: 1000,
-        pollMs: 1_000,
-        owner: 'a',
-      });
-      await run(s, async () => (await scans()) === 2);
-      // The head and tail polls, then the first scan's five pages parsed there; the rescan's read as before.
-      expect(reads.slice(0, 7)).toEqual([
-        { page: 1, parsedThere: false },
-        { page: 5, parsedThere: false },
-        ...[1, 2, 3, 4, 5].map((page) => ({ page, parsedThere: true })),
-      ]);
-      expect(reads.slice(7).filter((r) => r.parsedThere)).toEqual([]);
-      expect(reads.slice(7).length).toBeGreaterThanOrEqual(5);
-      // Every record of the first scan was prepared on the thread, as its page was parsed, and is found.
-      expect(store.preparedOnThread()).toBe(450);
-      expect((await indexedIds()).size).toBe(450);
-      const [newest] = upstream.list;
-      const found = await createQueries(store).search(newest!.contact.email, defaults(filterSchema), 1, 10);
-      expect(found.data.map((c) => c.id)).toEqual([newest!.id]);
     });
 
     it("stages an unpaced first scan's contact tokens and merges them as it completes: every record found by its contact", async () => {

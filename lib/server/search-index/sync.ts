@@ -1,5 +1,4 @@
 import 'server-only';
-import type { BodyParser } from '@/lib/api/envelopes';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import type { Collection } from '@/lib/api/schemas';
 import type { IndexStore, SyncState } from './store';
@@ -31,10 +30,9 @@ export type SyncDeps = {
   store: IndexStore;
   /**
    * One upstream list page; throws `{ code, retryAfter? }` (the data layer's AppError) on failure. `cancel`
-   * aborts it (a hand-over does not wait for the upstream). `parse` reads its body instead of the upstream's
-   * own reader (a first scan's pages: on the store's preparing thread, `store.parsePage`).
+   * aborts it (a hand-over does not wait for the upstream).
    */
-  readPage(page: number, limit: number, cancel?: AbortSignal, parse?: BodyParser): Promise<ListPage>;
+  readPage(page: number, limit: number, cancel?: AbortSignal): Promise<ListPage>;
   now(): number;
   /** Full-scan pace: upstream list requests per second. */
   rps: number;
@@ -136,15 +134,15 @@ export function createSync(deps: SyncDeps) {
     chainNext = 0;
   }
 
-  /** A scan page: the one read ahead when it is the one wanted, else a fresh request (`first`: a first scan's). */
-  function read(page: number, first: boolean): Promise<ListPage> {
+  /** A scan page: the one read ahead when it is the one wanted, else a fresh request. */
+  function read(page: number): Promise<ListPage> {
     const wanted = ahead.get(page)?.result;
     if (wanted) {
       ahead.delete(page);
       return wanted;
     }
     dropAhead();
-    return deps.readPage(page, PAGE_LIMIT, halt.signal, first ? store.parsePage : undefined);
+    return deps.readPage(page, PAGE_LIMIT, halt.signal);
   }
 
   /** Pages from `chainNext` to `chainUntil`, one request after another, each prepared in a first scan. */
@@ -153,8 +151,7 @@ export function createSync(deps: SyncDeps) {
     while (round === aheadRound && chainNext <= chainUntil) {
       const page = chainNext++;
       const entry: { result: Promise<ListPage>; page?: ListPage; failed?: true } = {
-        // A first scan's page is parsed where its records are prepared (`store.parsePage`), then as below.
-        result: deps.readPage(page, PAGE_LIMIT, halt.signal, first ? store.parsePage : undefined),
+        result: deps.readPage(page, PAGE_LIMIT, halt.signal),
       };
       ahead.set(page, entry);
       let read: ListPage;
@@ -330,7 +327,7 @@ export function createSync(deps: SyncDeps) {
       if (!rest.length) await completeScan({ ...state, scan_missed: '[]' }, []);
       return 1;
     }
-    const first = await read(state.scan_page, lastRead === 'first');
+    const first = await read(state.scan_page);
     if (!(await stillLeader())) return 1;
     const more = (page: ListPage) => page.meta.next !== null && page.data.length > 0;
     // Unpaced, a first scan is bound by its writes: the pages read ahead meanwhile are written with this
