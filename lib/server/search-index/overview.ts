@@ -2,7 +2,7 @@ import 'server-only';
 import { sql } from 'kysely';
 import { RANGE_DAYS, type CurrencyOverview, type Overview, type PerDay, type Range } from '@/lib/api/overview';
 import { histogramMedianMs } from './rollups';
-import type { IndexStore } from './store';
+import type { ReadContext } from './read/context';
 
 /**
  * The overview's figures, read from the roll-ups (rollups.ts), never from the
@@ -25,7 +25,7 @@ export function rangeDays(range: Exclude<Range, 'all'>, now: number) {
   };
 }
 
-export function createOverview(store: IndexStore) {
+export function createOverview(store: Pick<ReadContext, 'reads' | 'account'>) {
   const { reads: db, account } = store;
   const rollups = () => db.selectFrom('rollups').where('account', '=', account);
 
