@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { collectionSchema, type Collection } from '../lib/api/schemas';
-import { blindKeys } from '../lib/server/search-index/blind';
+import { blindKeys } from '../lib/server/search-index/shared/blind';
 import { openIndexStore, type IndexStore } from '../lib/server/search-index/store';
 import { DEFAULT_SEED } from '../sandbox/db';
 import { createRandom } from '../sandbox/random';

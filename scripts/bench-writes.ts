@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectionSchema, type Collection } from '../lib/api/schemas';
 import type { DatabaseTarget } from '../lib/server/env';
-import { blindKeys } from '../lib/server/search-index/blind';
+import { blindKeys } from '../lib/server/search-index/shared/blind';
 import { openIndexStore } from '../lib/server/search-index/store';
 import { createRandom } from '../sandbox/random';
 import { makeCollection } from '../sandbox/seed-data';

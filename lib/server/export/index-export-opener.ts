@@ -1,8 +1,8 @@
 import 'server-only';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { lowerThreadPriority } from '../database/thread-priority';
-import { blindKeys } from '../search-index/blind';
-import type { ExportRow } from '../search-index/queries';
+import { blindKeys } from '../search-index/shared/blind';
+import type { ExportRow } from '../search-index/read';
 import type { RawChunk, WorkerMessage } from './index-export-worker';
 import { csvRows, type CsvOptions } from './csv';
 import { fromIndexRow } from './index-rows';

@@ -1,6 +1,6 @@
 import 'server-only';
-import { sealAad, type BlindKeys } from '../search-index/blind';
-import type { ExportRow } from '../search-index/queries';
+import { sealAad, type BlindKeys } from '../search-index/shared/blind';
+import type { ExportRow } from '../search-index/read';
 import type { ExportRecord } from './csv';
 
 /** An index row as the export writes it, its contact opened (e-mail and phone only when asked for). */

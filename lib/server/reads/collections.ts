@@ -9,8 +9,8 @@ import { audited, searchKind, searchTarget } from '../audit/audit';
 import { closedUnder, isStatementTimeout, storeFault } from '../database/connect';
 import { getConfig } from '../env';
 import { runtime } from '../runtime';
-import type { CollectionSummary, IndexPage } from '../search-index/queries';
-import { readingOf, type Reading } from '../search-index/reading';
+import type { CollectionSummary, IndexPage } from '../search-index/read';
+import { readingOf, type Reading } from '../search-index/read/reading';
 
 /**
  * The index's reads as the dashboard's API answers them: the seed's envelope,

@@ -4,7 +4,7 @@ import { assertContext, type RequestContext } from '../context';
 import { audited } from '../audit/audit';
 import { AppError } from '../errors';
 import { runtime } from '../runtime';
-import type { ContactOverview } from '../search-index/queries';
+import type { ContactOverview } from '../search-index/read';
 import { guarded, indexPage } from './collections';
 
 /**

@@ -6,8 +6,8 @@ import { defaults, filterSchema } from '@/lib/api/list-state';
 import { collectionSchema } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
-import { blindKeys } from './blind';
-import { createQueries } from './queries';
+import { blindKeys } from './shared/blind';
+import { createQueries } from './read';
 import { openIndexStore, type IndexStore } from './store';
 
 /**

@@ -7,9 +7,9 @@ import { defaults, filterSchema, type Filters } from '@/lib/api/list-state';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
-import { blindKeys } from './blind';
-import { createQueries } from './queries';
-import { CONTACTS_LINKED } from './store-maintenance';
+import { blindKeys } from './shared/blind';
+import { createQueries } from './read';
+import { CONTACTS_LINKED } from './shared/meta-keys';
 import { openIndexStore, type IndexStore } from './store';
 
 /**

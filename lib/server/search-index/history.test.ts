@@ -6,9 +6,9 @@ import { defaults, filterSchema, type Filters } from '@/lib/api/list-state';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
-import { blindKeys } from './blind';
-import { iso } from './history';
-import { createQueries } from './queries';
+import { blindKeys } from './shared/blind';
+import { iso } from './shared/history';
+import { createQueries } from './read';
 import { openIndexStore, type IndexStore } from './store';
 
 /**

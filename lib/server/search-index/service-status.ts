@@ -2,9 +2,9 @@ import 'server-only';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import type { Clock } from '../clock';
 import { codeOf } from '../database/database';
-import type { IndexQueries } from './queries';
+import type { IndexQueries } from './read';
 import type { Supervisor } from './service-supervisor';
-import { isErrorState } from './sync';
+import { isErrorState } from './write/sync';
 
 /**
  * What the index says about itself (`/api/index/status`, `/status`, the freshness line, the gauges), read at

@@ -6,10 +6,10 @@ import type { Clock } from '../clock';
 import { storeFault } from '../database/connect';
 import { codeOf, type Database } from '../database/database';
 import type { ServerConfig } from '../env';
-import { blindKeys } from './blind';
-import { createQueries, type IndexQueries } from './queries';
+import { blindKeys } from './shared/blind';
+import { createQueries, type IndexQueries } from './read';
 import { openIndexStore, type IndexStore } from './store';
-import { createSync, type IndexSync, type ListPage } from './sync';
+import { createSync, type IndexSync, type ListPage } from './write/sync';
 
 /**
  * Keeps the index open on the application's database, or says why it is not: turned off (INDEX=off, or no

@@ -10,7 +10,7 @@ import { sampleCollection } from '@/test/samples';
 import { createDatabase } from '../database/database';
 import { GIVE_WAY_MS } from './service-runner';
 import { createIndexService, type IndexService } from './service';
-import type { ListPage } from './sync';
+import type { ListPage } from './write/sync';
 
 /**
  * The index service on a fake clock and a fake upstream, with a real SQLite file: what it does when its

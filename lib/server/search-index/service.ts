@@ -5,7 +5,7 @@ import type { Collection } from '@/lib/api/schemas';
 import { AppError } from '../errors';
 import type { RequestContext } from '../context';
 import type { DatabaseTarget } from '../database/connect';
-import type { IndexQueries } from './queries';
+import type { IndexQueries } from './read';
 import { createRunner } from './service-runner';
 import { createStatusReader } from './service-status';
 import { createSupervisor, type ServiceDeps } from './service-supervisor';

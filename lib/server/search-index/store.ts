@@ -4,21 +4,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppDatabase } from '../database/schema';
 import { dialectOf, lockIndexWrites } from '../database/dialect';
 import { migrate, openMigrated } from '../database/migrate';
-import type { BlindKeys } from './blind';
-import { rebuildRollups } from './rollups';
-import { storeContext } from './store-context';
-import { createSyncRows } from './store-lease';
-import {
-  BACKFILL_KEY_PATTERNS,
-  CONTACTS_DONE,
-  CONTACTS_LINKED,
-  createMaintenance,
-  HISTORY_SINCE,
-  markBackfills,
-  numbersHeld,
-} from './store-maintenance';
-import { prepareThread } from './prepare-thread';
-import { createRecords } from './store-records';
+import type { BlindKeys } from './shared/blind';
+import { rebuildRollups } from './write/rollups';
+import { storeContext } from './write/store-context';
+import { createSyncRows } from './write/store-lease';
+import { BACKFILL_KEY_PATTERNS, createMaintenance, markBackfills, numbersHeld } from './write/store-maintenance';
+import { CONTACTS_DONE, CONTACTS_LINKED, HISTORY_SINCE } from './shared/meta-keys';
+import { prepareThread } from './write/prepare-thread';
+import { createRecords } from './write/store-records';
 
 /**
  * The index's store: one account's rows in the application's database (SQLite, or PostgreSQL shared by
@@ -28,7 +21,7 @@ import { createRecords } from './store-records';
  * an index written before a kind of token (name pairs, the spoken forms) is marked for its backfill. Its jobs are files of their own:
  * records (store-records.ts), the sync's rows and lease (store-lease.ts), upkeep (store-maintenance.ts).
  */
-export type { SyncState } from './store-lease';
+export type { SyncState } from './write/store-lease';
 export type IndexDb = Connection['db'];
 
 export type IndexStore = ReturnType<typeof createRecords> &

@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AppDatabase } from '../../database/schema';
-import { manyNameWords, namePair, type TokenKind } from '../blind';
+import { manyNameWords, namePair, type TokenKind } from '../shared/blind';
 import type { ReadContext } from './context';
 import { SearchPlan, referenceRange } from './plan';
 

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { ContactHead, ContactTotalsRow } from '@/lib/api/contacts';
 import { sql } from 'kysely';
-import { normaliseEmail, sealAad } from '../blind';
-import { CONTACTS_DONE, CONTACTS_LINKED } from '../store-maintenance';
+import { normaliseEmail, sealAad } from '../shared/blind';
+import { CONTACTS_DONE, CONTACTS_LINKED } from '../shared/meta-keys';
 import { tokenIds } from './candidates';
 import type { ReadContext } from './context';
 import { toSummary, withDetails } from './page';

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Connection } from '../../database/connect';
-import type { BlindKeys } from '../blind';
+import type { BlindKeys } from '../shared/blind';
 import { TUNING, type Tuning } from './tuning';
 
 /**

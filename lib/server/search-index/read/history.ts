@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'kysely';
-import { iso, type Change } from '../history';
-import { HISTORY_SINCE } from '../store-maintenance';
+import { iso, type Change } from '../shared/history';
+import { HISTORY_SINCE } from '../shared/meta-keys';
 import type { ReadContext } from './context';
 
 export type CollectionHistoryEntry = { seenAt: string; notSeenBefore: string; changes: Change[] };

@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
-import { manyNameWords, type TokenKind } from '../blind';
+import { manyNameWords, type TokenKind } from '../shared/blind';
 import { coveringPairs } from './candidates';
 import type { ReadContext } from './context';
 import { FRAGMENT_LIMIT, RANK, SearchPlan, oneTrigram, referenceRange, trigramQuery } from './plan';

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { CollectionSummary, MatchedField } from '@/lib/api/summary';
-import { nameTokens, referenceKey } from '../blind';
+import { nameTokens, referenceKey } from '../shared/blind';
 import type { ReadContext } from './context';
 import { localWords } from './page';
 import { RANK, SearchPlan } from './plan';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { manyNameWords, tokenPair } from '../blind';
+import { manyNameWords, tokenPair } from '../shared/blind';
 import { candidates } from './candidates';
 import type { ReadContext } from './context';
 import { fragmentArm, givenIds, PROBED_PER_ROW } from './match';

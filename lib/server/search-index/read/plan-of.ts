@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql, type RawBuilder } from 'kysely';
-import { type TokenKind } from '../blind';
-import { readPhoneCountries } from '../phone-countries';
+import { type TokenKind } from '../shared/blind';
+import { readPhoneCountries } from '../shared/phone-countries';
 import { firstIds, otherArms, referenceIds, tokenIds } from './candidates';
 import type { ReadContext } from './context';
 import { fragmentArm } from './match';

@@ -1,7 +1,15 @@
 import 'server-only';
 import { isCollectionId } from '@/lib/api/ids';
-import { emailWords, NAME_PREFIX, nameSounds, nameTokens, normaliseEmail, phoneDigits, referenceKey } from '../blind';
-import { readPhoneQuery, type PhoneQuery } from '../phones';
+import {
+  emailWords,
+  NAME_PREFIX,
+  nameSounds,
+  nameTokens,
+  normaliseEmail,
+  phoneDigits,
+  referenceKey,
+} from '../shared/blind';
+import { readPhoneQuery, type PhoneQuery } from '../shared/phones';
 
 /** How a query text is read: the kinds it can match, normalised as the index stores them (contract 7, 7a). */
 /** What a query text can match, each kind normalised as the index stored it. */

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Filters } from '@/lib/api/list-state';
 import { sql } from 'kysely';
-import { iso } from '../history';
-import { openedIdsOnSqlite } from '../store-context';
+import { iso } from '../shared/history';
+import { openedIdsOnSqlite } from '../shared/opened-ids';
 import { tokenIds } from './candidates';
 import type { ReadContext } from './context';
 import { rankedCandidates } from './name-forms';

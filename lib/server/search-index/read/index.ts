@@ -1,20 +1,20 @@
 import 'server-only';
-import { readContext, type IndexReads } from './read/context';
-import type { Tuning } from './read/tuning';
-import { contactOverview } from './read/contact';
-import { exportCountQuery, exportQuery } from './read/export-queries';
-import { facets } from './read/facets';
-import { collectionHistory, statusChanges } from './read/history';
+import { readContext, type IndexReads } from './context';
+import type { Tuning } from './tuning';
+import { contactOverview } from './contact';
+import { exportCountQuery, exportQuery } from './export-queries';
+import { facets } from './facets';
+import { collectionHistory, statusChanges } from './history';
 import { createOverview } from './overview';
-import { phoneCountries, planOf } from './read/plan-of';
-import { lastSeen, listCollections, searchCollections } from './read/search';
+import { phoneCountries, planOf } from './plan-of';
+import { lastSeen, listCollections, searchCollections } from './search';
 
 export type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
-export type { IndexPage } from './read/page';
-export { isRanked, RANK, readsAsPhone, searchPlan, trigramQuery, type SearchPlan } from './read/plan';
-export type { ExportRow } from './read/rows-types';
-export type { ContactOverview } from './read/contact';
-export type { CollectionHistoryEntry } from './read/history';
+export type { IndexPage } from './page';
+export { isRanked, RANK, readsAsPhone, searchPlan, trigramQuery, type SearchPlan } from './plan';
+export type { ExportRow } from './rows-types';
+export type { ContactOverview } from './contact';
+export type { CollectionHistoryEntry } from './history';
 
 /**
  * One store's reads, bound to its read context: what the index service hands a request. The reads

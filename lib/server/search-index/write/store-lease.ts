@@ -1,5 +1,5 @@
 import 'server-only';
-import type { AppDatabase } from '../database/schema';
+import type { AppDatabase } from '../../database/schema';
 import type { StoreContext } from './store-context';
 
 /**

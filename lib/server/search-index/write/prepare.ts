@@ -1,11 +1,11 @@
 import 'server-only';
 import type { Collection } from '@/lib/api/schemas';
 import { lineItemTotals } from '@/lib/format/money';
-import type { AppDatabase } from '../database/schema';
-import { withoutNul } from '../database/text';
-import { contactTokens, referenceKey, sealAad, type BlindKeys } from './blind';
-import { iso, snapshotOf } from './history';
-import { storedPhone } from './phones';
+import type { AppDatabase } from '../../database/schema';
+import { withoutNul } from '../../database/text';
+import { contactTokens, referenceKey, sealAad, type BlindKeys } from '../shared/blind';
+import { iso, snapshotOf } from '../shared/history';
+import { storedPhone } from '../shared/phones';
 
 /**
  * What writing a record needs of the record alone, made the same on any thread: the request thread's

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Transaction } from 'kysely';
-import type { AppDb } from '../database/connect';
-import type { AppDatabase } from '../database/schema';
+import type { AppDb } from '../../database/connect';
+import type { AppDatabase } from '../../database/schema';
 
 /**
  * The account's countries: those of its indexed phone numbers (ISO 3166 codes, `index_meta`), in which a

@@ -1,7 +1,7 @@
 import 'server-only';
-import { describePhoneReading } from './phones';
+import { describePhoneReading } from '../shared/phones';
 import type { SearchReading } from '@/lib/api/summary';
-import type { SearchPlan } from './queries';
+import type { SearchPlan } from './plan';
 
 /**
  * What a search that found nothing says (contract section 7a): how the text was read, and the next thing

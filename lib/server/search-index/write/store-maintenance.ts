@@ -1,9 +1,9 @@
 import 'server-only';
 import { sql, type SqlBool, type Transaction } from 'kysely';
-import { insertRows } from '../database/bulk-rows';
-import type { AppDb } from '../database/connect';
-import { lockIndexWrites } from '../database/dialect';
-import { DRIFT_BASELINE_KEY, type AppDatabase } from '../database/schema';
+import { insertRows } from '../../database/bulk-rows';
+import type { AppDb } from '../../database/connect';
+import { lockIndexWrites } from '../../database/dialect';
+import { DRIFT_BASELINE_KEY, type AppDatabase } from '../../database/schema';
 import {
   namePairTokens,
   phoneCountries,
@@ -12,12 +12,14 @@ import {
   type BlindKeys,
   type Contact,
   type TokenKind,
-} from './blind';
+} from '../shared/blind';
 import { nameWordTokens, writeNameWords } from './name-words';
-import { notePhoneCountries, PHONE_COUNTRIES } from './phone-countries';
-import { storedPhone, type StoredPhone } from './phones';
+import { notePhoneCountries, PHONE_COUNTRIES } from '../shared/phone-countries';
+import { storedPhone, type StoredPhone } from '../shared/phones';
 import { pruneRollups } from './rollups';
-import { chunks, openedIdsOnSqlite, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
+import { CONTACTS_DONE, CONTACTS_LINKED, HISTORY_SINCE } from '../shared/meta-keys';
+import { openedIdsOnSqlite } from '../shared/opened-ids';
+import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
 /**
  * The index's upkeep, run by the leader between the sync's steps: the token backfills of an index written
@@ -88,17 +90,6 @@ export async function numbersHeld(db: AppDb): Promise<Set<number>> {
   for (const table of ACCOUNT_TABLES) for (const id of await accountsOf(db, table)) numbers.add(id);
   return numbers;
 }
-
-/** When an account's history began (its first open by a version that keeps it, or the index's rebuild). */
-export const HISTORY_SINCE = 'history_since';
-
-/**
- * Whether every row of an account carries its contact id's token (contact pages, section 14): `done`, or
- * `after:<time>` until a full scan that began after that time completes (each row's first write since
- * gives it its token: history.ts's `contactId`).
- */
-export const CONTACTS_LINKED = 'contacts_linked';
-export const CONTACTS_DONE = 'done';
 
 /** A backfill's cursor key for an account. */
 export const backfillKey = (name: Backfill, account: number) => `${name}:${account}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describePhoneReading, readPhoneQuery, storedPhone } from './phones';
-import { readsAsPhone } from './queries';
+import { readsAsPhone } from '../read';
 
 describe('phone numbers as people write them', () => {
   it('keeps a stored number’s national significant number and country', () => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexTables, numberedCollection } from '@/test/index-tables';
-import { connect, type Connection, type DatabaseTarget } from '../database/connect';
-import { blindKeys } from './blind';
-import { openIndexStore, type IndexStore } from './store';
+import { connect, type Connection, type DatabaseTarget } from '../../database/connect';
+import { blindKeys } from '../shared/blind';
+import { openIndexStore, type IndexStore } from '../store';
 
 const SECRET = 'writer-thread-test-secret-long-enough-0123456789';
 

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Transaction } from 'kysely';
-import type { AppDatabase } from '../database/schema';
-import { insertRows } from '../database/bulk-rows';
-import { sendAhead } from '../database/send-ahead';
-import { nameTokens, wordForms, type BlindKeys, type Contact } from './blind';
+import type { AppDatabase } from '../../database/schema';
+import { insertRows } from '../../database/bulk-rows';
+import { sendAhead } from '../../database/send-ahead';
+import { nameTokens, wordForms, type BlindKeys, type Contact } from '../shared/blind';
 
 /** Each name word of these contacts with its `name` token (for `pending`, where no `contactTokens` ran). */
 export function nameWordTokens(keys: BlindKeys, contacts: Pick<Contact, 'firstName' | 'lastName'>[]) {

@@ -6,18 +6,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
-import { blindKeys } from './blind';
-import { createQueries } from './queries';
+import { blindKeys } from '../shared/blind';
+import { createQueries } from '../read';
 import { defaults, filterSchema, type Filters } from '@/lib/api/list-state';
-import {
-  bucketMiddleMs,
-  durationBucket,
-  histogramMedianMs,
-  periodsCovering,
-  rebuildRollups,
-  type PeriodRun,
-} from './rollups';
-import { openIndexStore, type IndexStore } from './store';
+import { rebuildRollups } from './rollups';
+import { bucketMiddleMs, durationBucket, histogramMedianMs, periodsCovering, type PeriodRun } from '../shared/periods';
+import { openIndexStore, type IndexStore } from '../store';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 let dir: string;

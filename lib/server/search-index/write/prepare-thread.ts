@@ -1,7 +1,7 @@
 import 'server-only';
 import { Worker } from 'node:worker_threads';
 import type { Collection } from '@/lib/api/schemas';
-import { bundled, sourceThread } from '../database/threads';
+import { bundled, sourceThread } from '../../database/threads';
 import type { Prepared } from './prepare';
 import type { PrepareAnswer, PrepareJob, PrepareRequest } from './prepare-worker';
 

@@ -7,9 +7,9 @@ import { defaults, filterSchema } from '@/lib/api/list-state';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds, type StoreKind } from '@/test/stores';
-import { blindKeys } from './blind';
-import { createQueries } from './queries';
-import { openIndexStore, type IndexStore } from './store';
+import { blindKeys } from '../shared/blind';
+import { createQueries } from '../read';
+import { openIndexStore, type IndexStore } from '../store';
 import { createSync, isErrorState, type ListPage } from './sync';
 
 /**

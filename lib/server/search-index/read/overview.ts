@@ -1,8 +1,8 @@
 import 'server-only';
 import { sql } from 'kysely';
 import { RANGE_DAYS, type CurrencyOverview, type Overview, type PerDay, type Range } from '@/lib/api/overview';
-import { histogramMedianMs } from './rollups';
-import type { ReadContext } from './read/context';
+import { histogramMedianMs } from '../shared/periods';
+import type { ReadContext } from './context';
 
 /**
  * The overview's figures, read from the roll-ups (rollups.ts), never from the

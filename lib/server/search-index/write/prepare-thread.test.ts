@@ -5,10 +5,10 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexTables, numberedCollection } from '@/test/index-tables';
 import { loweringShows, startedThreadNices, threadNices } from '@/test/thread-nices';
-import { blindKeys } from './blind';
+import { blindKeys } from '../shared/blind';
 import { prepareRecord } from './prepare';
 import { prepareThread } from './prepare-thread';
-import { openIndexStore } from './store';
+import { openIndexStore } from '../store';
 
 const SECRET = 'prepare-thread-test-secret-long-enough-0123456789';
 const keys = blindKeys(SECRET);

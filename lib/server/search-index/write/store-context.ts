@@ -1,11 +1,11 @@
 import 'server-only';
-import { sql, type Transaction } from 'kysely';
-import type { AppDb, Connection } from '../database/connect';
-import { databaseNow } from '../database/clock';
-import { lockIndexWrites, type Dialect } from '../database/dialect';
-import { aheadSettled } from '../database/send-ahead';
-import type { AppDatabase } from '../database/schema';
-import type { BlindKeys } from './blind';
+import type { Transaction } from 'kysely';
+import type { AppDb, Connection } from '../../database/connect';
+import { databaseNow } from '../../database/clock';
+import { lockIndexWrites, type Dialect } from '../../database/dialect';
+import { aheadSettled } from '../../database/send-ahead';
+import type { AppDatabase } from '../../database/schema';
+import type { BlindKeys } from '../shared/blind';
 import { createWordMemory, type WordMemory } from './name-words';
 
 /**
@@ -72,13 +72,3 @@ export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate
 
 export const chunks = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-
-/**
- * The ids of the account's collections opened by their id (not integrated), as a SQLite subquery through
- * their partial index (migration 0010), named: until the first full scan's statistics exist (a whole first
- * build), SQLite's planner took the details' key instead, which also leads with the account, and read every
- * details row of it (~160 ms at 350,000 rows) for these few. PostgreSQL plans it from its own statistics.
- */
-export const openedIdsOnSqlite = (account: number) =>
-  sql<string>`(select id from collection_details indexed by collection_details_opened
-    where account = ${account} and type <> 'integrated')`;

@@ -1,9 +1,9 @@
 import 'server-only';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Collection } from '@/lib/api/schemas';
-import { blindKeys } from './blind';
+import { blindKeys } from '../shared/blind';
 import { prepareRecord, type Prepared } from './prepare';
-import { lowerThreadPriority } from '../database/thread-priority';
+import { lowerThreadPriority } from '../../database/thread-priority';
 
 /**
  * A first scan's records prepared on a thread of their own (prepare-thread.ts): each page's seals, keyed

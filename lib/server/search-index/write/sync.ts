@@ -1,8 +1,8 @@
 import 'server-only';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import type { Collection } from '@/lib/api/schemas';
-import type { IndexStore, SyncState } from './store';
-import { storeFault } from '../database/connect';
+import type { IndexStore, SyncState } from '../store';
+import { storeFault } from '../../database/connect';
 
 /**
  * The index's sync as a state machine with a clock you can fake. One `step()`

@@ -1,19 +1,20 @@
 import 'server-only';
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Collection } from '@/lib/api/schemas';
-import { WRITER_CACHE_SIZE } from '../database/connect';
-import { isUniqueViolation } from '../database/dialect';
-import type { AppDatabase } from '../database/schema';
-import { contactTokens, phoneCountries, referenceKey, sealAad } from './blind';
-import { changesOf, iso, snapshotOf, type Held } from './history';
+import { WRITER_CACHE_SIZE } from '../../database/connect';
+import { isUniqueViolation } from '../../database/dialect';
+import type { AppDatabase } from '../../database/schema';
+import { contactTokens, phoneCountries, referenceKey, sealAad } from '../shared/blind';
+import { changesOf, iso, snapshotOf, type Held } from '../shared/history';
 import { writeNameWords } from './name-words';
 import { listColumns, prepareRecord, storable, type Prepared } from './prepare';
 import type { PrepareThread } from './prepare-thread';
-import { notePhoneCountries } from './phone-countries';
+import { notePhoneCountries } from '../shared/phone-countries';
 import { applyDelta, RollupDelta, type RollupRecord } from './rollups';
-import { insertRows, isAnyOf } from '../database/bulk-rows';
-import { sendAhead } from '../database/send-ahead';
-import { chunks, openedIdsOnSqlite, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
+import { insertRows, isAnyOf } from '../../database/bulk-rows';
+import { sendAhead } from '../../database/send-ahead';
+import { openedIdsOnSqlite } from '../shared/opened-ids';
+import { chunks, TOKENS_PER_STATEMENT, yieldToRequests, type StoreContext } from './store-context';
 
 /**
  * The index's records: what the upstream showed, written as narrow rows (filters, sorts, counts), details

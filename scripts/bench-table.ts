@@ -1,0 +1,372 @@
+/**
+ * `npx tsx scripts/bench-table.ts [--write]`: one Markdown table of the headline figures in bench/results*.json
+ * (what `npm run bench`, `bench:index`, `soak` and `bench:history` last wrote), each section headed by the
+ * date and machine its file records. Prints the table; with --write it also replaces the text between
+ * `<!-- bench-table:start -->` and `<!-- bench-table:end -->` in bench/README.md (which must hold them) and in
+ * README.md (when it holds them), and nothing else in either file.
+ *
+ * Which figures, and their goals, are the lists below; a figure a file does not hold shows as "–".
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const START = '<!-- bench-table:start -->';
+const END = '<!-- bench-table:end -->';
+
+/** A figure as scripts/bench.ts and bench-index.ts record it: a value, or ours against a floor. */
+type Figure = { value?: number | string; ours?: number; floor?: number; ratio?: number; unit?: string };
+type Machine = { cpus: number; node: string; date: string };
+type SoakPhase = {
+  phase: string;
+  minutes: number;
+  users: number;
+  eventLoopDelayMs: { p99: number; max: number };
+  healthP99Ms: number;
+  errors: number;
+  faultErrors: number;
+  rssMb: { start: number; peak: number; end: number };
+  byKind: { kind: string; p95: number; p99: number }[];
+  restartS: number | null;
+};
+type History = {
+  records: number;
+  changed: number;
+  rounds: number;
+  historyShareOfAChangedWrite: number;
+  historyMsPerChange: number;
+  week: { completions: number; bytes: number; bytesPerEntry: number };
+};
+/** A row: its label, the figures it joins (keys without a store's mark, or patterns), and its goal. */
+type Spec = { label: string; keys: (string | RegExp)[]; goal?: string; show?: (parts: string[]) => string };
+type Row = [label: string, sqlite: string, postgres: string, goal: string];
+
+const NONE = '–';
+const num = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 2 });
+/** The second value of "slowest / p99" strings is left out: the slowest answer is the figure the goal bounds. */
+const beside = ([search, health]: string[]) =>
+  health === NONE ? search! : `${search} (health ≤ ${health!.split(' / ')[0]!.replace(/ ms$/, '')} ms)`;
+
+const budgets = JSON.parse(readFileSync(`${ROOT}bench/budgets.json`, 'utf8')) as Record<string, number>;
+const budget = (page: string) => (budgets[page] ? `≤ ${num(budgets[page])} B (budgets.json)` : '');
+
+/** scripts/bench.ts's page figures (results.json, results-pages.json): ours against the bare Next.js floor. */
+const PAGES: Spec[] = [
+  { label: 'first-load JS `/collections` (gzip)', keys: ['first-load JS /collections'], goal: budget('/collections') },
+  {
+    label: 'first-load JS `/collections/{id}`',
+    keys: ['first-load JS /collections/{id}'],
+    goal: budget('/collections/{id}'),
+  },
+  { label: 'first-load JS `/search`', keys: ['first-load JS /search'], goal: budget('/search') },
+  { label: 'first-load JS `/overview`', keys: ['first-load JS /overview'], goal: budget('/overview') },
+  { label: 'rows visible, `/collections?limit=100`, cold', keys: ['rows visible /collections?limit=100'] },
+  { label: 'main content visible, `/collections/{id}`', keys: ['main content visible /collections/{id}'] },
+  { label: 'first result visible, `/search`', keys: ['first result visible /search'] },
+  {
+    label: '"Next page", prefetch on / off',
+    keys: ['next page visible, prefetch on', 'next page visible, prefetch off'],
+  },
+  {
+    label: 'Lighthouse mobile performance, `/collections`',
+    keys: ['lighthouse mobile performance /collections'],
+    goal: '≥ floor − 5',
+  },
+  { label: 'CPU per request, `/api/collections?limit=100`', keys: ['CPU/request /api/collections?limit=100'] },
+  { label: 'CPU per request, `/api/collections/{id}`', keys: ['CPU/request /api/collections/{id}'], goal: '≤ 1.5×' },
+  { label: 'load test: peak RSS round 1 / round 2', keys: ['load test: peak RSS round 1 / round 2'], goal: '≤ 500 MB' },
+];
+
+/** bench-index.ts's figures (results-index.json, or a full run's results.json), SQLite's and PostgreSQL's. */
+const INDEX: Spec[] = [
+  {
+    label: "the machine's pace: `bench:writes`, 100,000 records, time / CPU",
+    keys: [/^machine: a first scan's writes alone/],
+  },
+  {
+    label: 'first sync of the sandbox, unpaced',
+    keys: [/^index: full sync of [\d,]+ collections$/, 'index: sync rate'],
+    show: ([time, rate]) => `${time} (${rate})`,
+    goal: '≤ 4 min / ≤ 5 min',
+  },
+  {
+    label: 'RSS growth during the first sync',
+    keys: ['index: dashboard RSS growth during the sync'],
+    goal: '≤ 300 MB',
+  },
+  {
+    label: "the sandbox's CPU during it (the upstream's pace)",
+    keys: ["upstream: the sandbox's CPU during the first sync"],
+  },
+  { label: 'slowest `/api/index/status` during it', keys: ['index: slowest /api/index/status answer during the sync'] },
+  {
+    label: '`GET /api/views` during it, p50 / p95 / max',
+    keys: ['index: GET /api/views during the sync, p50 / p95 / max (answers)'],
+  },
+  {
+    label: 'a view saved during it, p50 / p95 / max',
+    keys: ['index: a view saved during the sync, p50 / p95 / max (saves)'],
+  },
+  { label: 'size on disk', keys: ['index: size on disk'] },
+  ...[
+    'e-mail',
+    'phone',
+    'last four',
+    'national phone',
+    'reference prefix',
+    'reference fragment, 3 characters',
+    'reference fragment, 5 characters',
+    'name tokens',
+    'one name word',
+    'name prefix, 3 letters',
+    'name sounds like',
+    'e-mail local part',
+    'no match',
+  ].map((kind) => ({ label: `search p95: ${kind}`, keys: [`index: /api/search p95, ${kind}`], goal: '≤ 30 ms' })),
+  ...[
+    'one name word, page 50',
+    'a common first name, page 1',
+    'a common first name, page 50',
+    'a common first name by amount, page 50',
+    'a common first name, last updated first',
+    'a fragment most references hold',
+    'a reference prefix at the far end',
+  ].map((kind) => ({
+    label: `search p95, adversarial: ${kind}`,
+    keys: [`index: /api/search p95, ${kind}`, `index: /api/health beside ${kind}, slowest / p99`],
+    show: beside,
+    goal: '≤ 100 ms (health ≤ 150)',
+  })),
+  {
+    label: 'filtered list p95: first / middle / last of 119 pages',
+    keys: ['first', 'middle', 'last'].map((at) => `index: filtered /api/collections p95, ${at} page of 119`),
+    goal: '≤ 100 ms',
+  },
+  {
+    label: 'filtered list p95: NGN completed in 90 days / ever',
+    keys: [
+      'index: filtered /api/collections p95, NGN completed in the last 90 days',
+      'index: filtered /api/collections p95, every completed NGN collection',
+    ],
+    goal: '≤ 100 ms',
+  },
+  {
+    label: 'list page p50 beside a sync at 5 rps, vs the index off',
+    keys: ['index: list page p50, sync running at 5 rps vs index off'],
+    goal: '≤ 1.2×',
+  },
+  {
+    label: 'saved view vs the same state in the URL, p50 / p95',
+    keys: [
+      'views: /collections?view=<id> vs the same state in the URL, p50',
+      'views: /collections?view=<id> vs the same state in the URL, p95',
+    ],
+    goal: '≤ 1.1×',
+  },
+  {
+    label: '`/contacts/{id}` render p95, a customer of 500 collections',
+    keys: ['contacts: /contacts/{id} server render p95, a customer of 500 collections'],
+    goal: '≤ 100 ms',
+  },
+  {
+    label: '`/api/collections/{id}/history` p95',
+    keys: [/^history: \/api\/collections\/\{id\}\/history p95/],
+    goal: '≤ 10 ms',
+  },
+  {
+    label: '`/overview` render p95: 30 days / all time',
+    keys: ['overview: /overview?range=30d server render p95', 'overview: /overview?range=all server render p95'],
+    goal: '≤ 150 ms',
+  },
+  {
+    label: 'a ticket of findings looked up, wall time / each p95',
+    keys: [/^lookup: a ticket of \d+ findings/, /^lookup: each finding/],
+  },
+  {
+    label: 'export of every row with contacts',
+    keys: [/^export: [\d,]+ rows with contacts, from the index$/],
+    goal: '≥ 50,000 rows/s',
+  },
+  {
+    label: 'RSS growth during that export',
+    keys: ['export: dashboard RSS growth while exporting them'],
+    goal: '≤ 64 MB',
+  },
+  {
+    label: 'search p50 beside another client’s download, vs alone',
+    keys: ['export: /api/search p50 while another client downloads an export vs alone'],
+  },
+  {
+    label: 'added upstream until search finds it',
+    keys: ['index: freshness, added upstream to found by search (defaults)'],
+    goal: '≤ 60 s',
+  },
+];
+
+const SOAK_PHASES: Record<string, string> = {
+  none: 'no fault',
+  slow: 'upstream 2.5 s late',
+  '5xx': '503 bursts, 10 s of every 30',
+  postgres: 'PostgreSQL restarted under the replica',
+};
+
+function shown(f: Figure | undefined): string {
+  if (!f) return NONE;
+  const unit = f.unit ? ` ${f.unit}` : '';
+  if (f.ours !== undefined && f.floor !== undefined)
+    return `${num(f.ours)} vs ${num(f.floor)}${unit} (${num(f.ratio ?? f.ours / f.floor)}×)`;
+  // Strings such as "12.8 / 49.4 / 214.6 ms (772; …)": their explanation is the bench's, not the table's.
+  const value = typeof f.value === 'number' ? num(f.value) : String(f.value ?? NONE).replace(/ \(.*\)$/, '');
+  return `${value}${unit}`;
+}
+
+/** One store's figures of a bench.ts-shaped file, by key without the store's mark. */
+function byStore(file: Record<string, unknown>, postgres: boolean): Map<string, Figure> {
+  const out = new Map<string, Figure>();
+  for (const [key, figure] of Object.entries(file)) {
+    if (key === 'machine' || typeof figure !== 'object' || figure === null) continue;
+    if (key.includes(' (PostgreSQL): ') === postgres) out.set(key.replace(' (PostgreSQL): ', ': '), figure as Figure);
+  }
+  return out;
+}
+
+function cell(spec: Spec, figures: Map<string, Figure>): string {
+  const found = spec.keys.map((k) =>
+    typeof k === 'string' ? figures.get(k) : [...figures].find(([name]) => k.test(name))?.[1],
+  );
+  if (found.every((f) => !f)) return NONE;
+  const parts = found.map(shown);
+  if (spec.show) return spec.show(parts);
+  // Several figures of one unit: "119.7 / 111.5 / 111 ms".
+  const units = new Set(found.map((f) => f?.unit));
+  const plain = found.every((f) => f && f.ours === undefined) && units.size === 1;
+  const unit = [...units][0];
+  return plain && unit ? `${parts.map((p) => p.replace(` ${unit}`, '')).join(' / ')} ${unit}` : parts.join(' / ');
+}
+
+function benchRows(specs: Spec[], file: Record<string, unknown>): Row[] {
+  const [sqlite, postgres] = [byStore(file, false), byStore(file, true)];
+  return specs
+    .map((s): Row => [s.label, cell(s, sqlite), cell(s, postgres), s.goal ?? ''])
+    .filter(([, a, b]) => a !== NONE || b !== NONE);
+}
+
+function soakRows(phases: SoakPhase[]): Row[] {
+  return phases.flatMap((p) => {
+    const name = `soak, ${SOAK_PHASES[p.phase] ?? p.phase}${p.restartS ? ` (${p.restartS} s)` : ''}`;
+    const search = p.byKind.find((k) => k.kind === 'search');
+    const rows: [string, string, string][] = [
+      ['event-loop delay p99 / max', `${p.eventLoopDelayMs.p99} / ${p.eventLoopDelayMs.max} ms`, '≤ 50 / ≤ 200 ms'],
+      ['`/api/health` p99', `${p.healthP99Ms} ms`, '≤ 50 ms'],
+      ['search p95 / p99', search ? `${search.p95} / ${search.p99} ms` : NONE, ''],
+      [
+        "errors (the fault's own); RSS start / peak / end",
+        `${p.errors} (${p.faultErrors}); ${p.rssMb.start} / ${p.rssMb.peak} / ${p.rssMb.end} MB`,
+        '0; flat after warm-up',
+      ],
+    ];
+    // The PostgreSQL phase's index is PostgreSQL; the others' SQLite.
+    return rows.map(([what, figure, goal]): Row =>
+      p.phase === 'postgres' ? [`${name}: ${what}`, NONE, figure, goal] : [`${name}: ${what}`, figure, NONE, goal],
+    );
+  });
+}
+
+function historyRows(h: History): Row[] {
+  const share = `${(h.historyShareOfAChangedWrite * 100).toFixed(1)} % (${h.historyMsPerChange.toFixed(3)} ms a change)`;
+  const week = `${num(h.week.completions)} entries, ${(h.week.bytes / 2 ** 20).toFixed(1)} MiB (${Math.round(h.week.bytesPerEntry)} B an entry)`;
+  return [
+    [
+      `history's share of writing a changed record (${num(h.changed)} of ${num(h.records)}, median of ${h.rounds})`,
+      share,
+      NONE,
+      "≤ 10 % of the sync's time",
+    ],
+    ['history after a week of the sandbox’s activity mode', week, NONE, ''],
+  ];
+}
+
+const when = (iso: string) => iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
+const machineNote = (m: Machine | undefined) => (m ? `${when(m.date)}, ${m.cpus} cores, Node ${m.node}` : 'no date');
+const section = (title: string): Row => [`**${title}**`, '', '', ''];
+
+/** The table's rows for one file, by its shape; none for a shape this script does not know. */
+function rowsOf(name: string, file: Record<string, unknown>): Row[] {
+  if (Array.isArray(file.results)) {
+    const phases = file.results as SoakPhase[];
+    const first = phases[0];
+    const title = `soak (\`npm run soak\`, ${name}), ${when(String(file.date))}${first ? `, ${first.users} people, ${first.minutes} min a phase` : ''}`;
+    return [section(title), ...soakRows(phases)];
+  }
+  if (typeof file.historyShareOfAChangedWrite === 'number') {
+    // bench-history.ts records no date: the file's commit says when it ran.
+    return [
+      section(`history (\`npm run bench:history\`, ${name}), SQLite; the file records no date`),
+      ...historyRows(file as History),
+    ];
+  }
+  const machine = file.machine as Machine | undefined;
+  const out: Row[] = [];
+  const pages = benchRows(PAGES, file);
+  if (pages.length)
+    out.push(
+      section(`pages against the bare Next.js floor (\`npm run bench\`, ${name}), ${machineNote(machine)}`),
+      ...pages,
+    );
+  const index = benchRows(INDEX, file);
+  if (index.length)
+    out.push(section(`search index (\`npm run bench:index\`, ${name}), ${machineNote(machine)}`), ...index);
+  if (!out.length) console.error(`${name}: no figure this script knows; left out`);
+  return out;
+}
+
+/** The full run's file first, then the benches in this order, then any other by name. */
+const ORDER = ['results.json', 'results-pages.json', 'results-index.json', 'results-soak.json', 'results-history.json'];
+function resultFiles(): string[] {
+  const rank = (f: string) => (ORDER.includes(f) ? ORDER.indexOf(f) : ORDER.length);
+  return readdirSync(`${ROOT}bench`)
+    .filter((f) => /^results(-[\w-]+)?\.json$/.test(f))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+function table(): string {
+  const rows = resultFiles().flatMap((name) =>
+    rowsOf(name, JSON.parse(readFileSync(`${ROOT}bench/${name}`, 'utf8')) as Record<string, unknown>),
+  );
+  const escaped = (text: string) => text.replaceAll('|', '\\|');
+  return [
+    '| measure | SQLite, or the one figure | PostgreSQL | goal |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.map(escaped).join(' | ')} |`),
+    '',
+    'Generated from `bench/results*.json` by `npx tsx scripts/bench-table.ts --write`: rerun the bench, not this table.',
+  ].join('\n');
+}
+
+/** `text` with what lies between the markers replaced by `body`; null when it lacks them. */
+function between(text: string, body: string): string | null {
+  const from = text.indexOf(START);
+  const to = text.indexOf(END, from);
+  if (from < 0 || to < 0) return null;
+  return `${text.slice(0, from + START.length)}\n${body}\n${text.slice(to)}`;
+}
+
+const markdown = table();
+console.log(markdown);
+if (process.argv.includes('--write')) {
+  for (const [file, required] of [
+    ['bench/README.md', true],
+    ['README.md', false],
+  ] as const) {
+    const path = `${ROOT}${file}`;
+    const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    const next = between(text, markdown);
+    if (next === null) {
+      if (required) throw new Error(`${file} has no ${START} … ${END} markers`);
+      console.error(`${file}: no markers, left alone`);
+    } else if (next !== text) {
+      writeFileSync(path, next);
+      console.error(`${file}: table replaced`);
+    } else console.error(`${file}: already current`);
+  }
+}
