@@ -329,17 +329,19 @@ function resultFiles(): string[] {
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-function table(): string {
-  const rows = resultFiles().flatMap((name) =>
+/** Every row, or (for README.md) only the sections and the rows that have a goal. */
+function table(goalsOnly = false): string {
+  const all = resultFiles().flatMap((name) =>
     rowsOf(name, JSON.parse(readFileSync(`${ROOT}bench/${name}`, 'utf8')) as Record<string, unknown>),
   );
+  const rows = goalsOnly ? all.filter((r) => r[3] !== '' || r[0].startsWith('**')) : all;
   const escaped = (text: string) => text.replaceAll('|', '\\|');
   return [
     '| measure | SQLite, or the one figure | PostgreSQL | goal |',
     '|---|---|---|---|',
     ...rows.map((r) => `| ${r.map(escaped).join(' | ')} |`),
     '',
-    'Generated from `bench/results*.json` by `npx tsx scripts/bench-table.ts --write`: rerun the bench, not this table.',
+    `Generated from \`bench/results*.json\` by \`npm run bench:table\`${goalsOnly ? ' (the rows with a goal; every row in bench/README.md)' : ''}: rerun the bench, not this table.`,
   ].join('\n');
 }
 
@@ -351,8 +353,7 @@ function between(text: string, body: string): string | null {
   return `${text.slice(0, from + START.length)}\n${body}\n${text.slice(to)}`;
 }
 
-const markdown = table();
-console.log(markdown);
+console.log(table());
 if (process.argv.includes('--write')) {
   for (const [file, required] of [
     ['bench/README.md', true],
@@ -360,7 +361,7 @@ if (process.argv.includes('--write')) {
   ] as const) {
     const path = `${ROOT}${file}`;
     const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-    const next = between(text, markdown);
+    const next = between(text, table(!required));
     if (next === null) {
       if (required) throw new Error(`${file} has no ${START} … ${END} markers`);
       console.error(`${file}: no markers, left alone`);
