@@ -7,7 +7,7 @@ import { refusedEntry } from '@/lib/server/audit/audit';
 import { getConfig } from '@/lib/server/env';
 import { failureResponse } from '@/lib/server/errors';
 import { logger } from '@/lib/server/logger';
-import { runtime } from '@/lib/server/runtime';
+import { runtime, type Runtime } from '@/lib/server/runtime';
 import { securityHeaders } from '@/lib/server/security-headers';
 
 /**
@@ -16,18 +16,19 @@ import { securityHeaders } from '@/lib/server/security-headers';
  * nonce, and a real redirect for bad page/limit before anything renders.
  */
 export async function proxy(request: NextRequest) {
-  const response = await gate(request);
+  const rt = runtime();
+  const response = await gate(rt, request);
   // Pages as the gate decided them (the /api routes count themselves, with their final status).
   const { pathname } = request.nextUrl;
   if (!pathname.startsWith('/api/') && !pathname.startsWith('/auth/'))
-    runtime().metrics.recordPage(
+    rt.metrics.recordPage(
       pathname,
       response.status >= 300 && response.status < 400 ? 'redirected' : response.status >= 400 ? 'refused' : 'passed',
     );
   return response;
 }
 
-async function gate(request: NextRequest) {
+async function gate(rt: Runtime, request: NextRequest) {
   const { pathname, searchParams, protocol } = request.nextUrl;
   const requestId = crypto.randomUUID();
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
@@ -56,7 +57,7 @@ async function gate(request: NextRequest) {
     // Credentials that did not pass are audited; a request that brought none is someone not signed in yet.
     const authorization = request.headers.get('authorization');
     if (authorization || request.cookies.has(SESSION_COOKIE))
-      runtime().audit.record(refusedEntry(requestId, basicUserName(authorization), pathname, 'unauthorized'));
+      rt.audit.record(refusedEntry(requestId, basicUserName(authorization), pathname, 'unauthorized'));
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return failureResponse({ code: 'unauthorized', message: errorMessage('unauthorized', 'collections') }, headers);
     }
@@ -88,7 +89,7 @@ async function gate(request: NextRequest) {
   const adminRoute = pathname === '/audit' || pathname === '/api/audit' || pathname.startsWith('/api/audit/');
   if (access?.ok && adminRoute && access.identity.role !== 'admin') {
     logger.warn({ requestId, path: pathname, user: access.identity.name, action: 'access_denied' }, 'admins only');
-    runtime().audit.record(refusedEntry(requestId, access.identity.name, pathname, 'forbidden_role'));
+    rt.audit.record(refusedEntry(requestId, access.identity.name, pathname, 'forbidden_role'));
     const failure = { code: 'forbidden_role' as const, message: errorMessage('forbidden_role', 'collections') };
     if (pathname.startsWith('/api/')) return failureResponse(failure, headers);
     return new NextResponse(`${failure.message}. The audit log is for admins.`, {

@@ -27,13 +27,12 @@ export const viewport: Viewport = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
+  const rt = runtime();
   // Every page reads per-request configuration and live data: never prerender.
   await connection();
   // The shell's index indicator starts from the state the server knows (cached 2 s): asked at once, beside
   // the rest, and shown only to someone let in.
-  const indexStatus = runtime()
-    .index.status()
-    .catch(() => null);
+  const indexStatus = rt.index.status().catch(() => null);
   const { upstream } = getConfig();
   const examples = await sandboxExamples();
   const display = parseDisplay((await cookies()).get(DISPLAY_COOKIE)?.value);
@@ -41,7 +40,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const context = await requestContext().catch(() => null);
   const principal = context?.principal ?? null;
   // The team's pinned views under Collections (their counts stream in after the page).
-  const pinned = context ? await pinnedViews(context).catch(() => []) : [];
+  const pinned = context ? await pinnedViews(rt, context).catch(() => []) : [];
   const user = principal?.kind === 'user' && principal.via !== 'open' ? principal : null;
   const index = principal ? await indexStatus : null;
   return (

@@ -9,6 +9,7 @@ import { readAudit } from '@/lib/server/reads/audit';
 import { requestContext } from '@/lib/server/context';
 import { toFailure } from '@/lib/server/errors';
 import { PlainTable } from '@/components/ui/plain-table';
+import { runtime } from '@/lib/server/runtime';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
@@ -22,12 +23,13 @@ const nf = new Intl.NumberFormat('en');
  * Filters are a plain GET form, so every view of the log has its own URL.
  */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const rt = runtime();
   const context = await requestContext().catch(() => unauthorized());
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(await searchParams)) if (typeof v === 'string') search.set(k, v);
   const parsed = parseAuditQuery(search);
   const query = parsed.ok ? parsed.value : parseAuditQuery(new URLSearchParams()).value!;
-  const result = await readAudit(context, query).catch((error: unknown) => toFailure(error, 'collections'));
+  const result = await readAudit(rt, context, query).catch((error: unknown) => toFailure(error, 'collections'));
   const pageHref = (page: number) => {
     const next = new URLSearchParams(search);
     next.set('page', String(page));

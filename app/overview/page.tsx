@@ -33,11 +33,12 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
  * links to the rows it counts.
  */
 export default async function OverviewPage({ searchParams }: Props) {
+  const rt = runtime();
   // proxy.ts has already redirected an unknown range; this only fills in the default.
   const { range } = correctOverviewState(toSearchParams(await searchParams)).value;
   const context = await requestContext().catch(() => unauthorized());
   const minorUnits = getConfig().amountMinorUnits;
-  const result = await indexOverview(context, range).catch((error: unknown) => toFailure(error, 'collections'));
+  const result = await indexOverview(rt, context, range).catch((error: unknown) => toFailure(error, 'collections'));
 
   const header = (
     <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
@@ -74,7 +75,7 @@ export default async function OverviewPage({ searchParams }: Props) {
         </>
       );
     }
-    const status = await runtime().index.status();
+    const status = await rt.index.status();
     return (
       <>
         {header}

@@ -19,6 +19,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 /** `/search?q=`: every collection the index matches, with what it matched on. */
 export default async function SearchPage({ searchParams }: Props) {
+  const rt = runtime();
   const view = readViewState('/search', toSearchParams(await searchParams));
   const heading = <h1 className="mb-2 text-xl font-semibold tracking-tight">Search</h1>;
   if (!view.q) {
@@ -36,11 +37,11 @@ export default async function SearchPage({ searchParams }: Props) {
   const context = await requestContext();
   // The index's state (cached 2 s) beside the first page, as before the one list.
   const [status, { count, rows }] = await Promise.all([
-    runtime().index.status(),
-    prefetchList('/search', view, () => searchCollections(context, { q, page: view.page, limit: view.limit })),
+    rt.index.status(),
+    prefetchList('/search', view, () => searchCollections(rt, context, { q, page: view.page, limit: view.limit })),
   ]);
   // Nothing found: how the text was read and what to try next (the account's countries, one small read).
-  const reading = count === 0 && status.state !== 'off' ? await searchReading(context, q).catch(() => null) : null;
+  const reading = count === 0 && status.state !== 'off' ? await searchReading(rt, context, q).catch(() => null) : null;
   return (
     <>
       {heading}

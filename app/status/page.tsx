@@ -23,21 +23,20 @@ const term = 'text-zinc-600 dark:text-zinc-400';
  * report, and which build is running.
  */
 export default async function StatusPage() {
+  const rt = runtime();
   await requestContext().catch(() => unauthorized());
   // The drift report away (its database reconnecting, its read past the bound): the rest of the page still shows.
   const [ready, index, read] = await Promise.all([
-    readiness(),
-    runtime().index.status(),
-    runtime()
-      .drift.report()
-      .catch(() => null),
+    readiness(rt),
+    rt.index.status(),
+    rt.drift.report().catch(() => null),
   ]);
   const drift = read ?? { entries: [], baselineAt: null };
   const admin = isAdmin(await requestContext());
   const fresh = drift.entries.filter((d) => !d.baseline);
   const baseline = drift.entries.filter((d) => d.baseline);
-  const window = runtime().metrics.upstreamWindow();
-  const { store, syncing } = runtime().index.whereAndWho();
+  const window = rt.metrics.upstreamWindow();
+  const { store, syncing } = rt.index.whereAndWho();
   const check = (name: 'upstream' | 'index') => ready.checks.find((c) => c.name === name)!.ok;
   // An unknown id or another account's (404, 403) is a user's lookup answered, not an upstream fault.
   const LOOKUPS = ['not_found', 'forbidden'];

@@ -9,6 +9,8 @@ import { startSandbox, type TestSandbox } from '@/test/sandbox';
 let sandbox: TestSandbox;
 let data: typeof import('./data');
 let context: typeof import('./context');
+/** The runtime the server hands every read (built here as the server builds it). */
+let rt: import('./runtime').Runtime;
 
 const basic = (credentials: string) =>
   new Headers({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` });
@@ -20,8 +22,10 @@ beforeAll(async () => {
   vi.resetModules();
   data = await import('./data');
   context = await import('./context');
+  rt = (await import('./runtime')).runtime();
 });
 afterAll(async () => {
+  await rt?.stop();
   vi.unstubAllEnvs();
   await sandbox.close();
 });
@@ -36,13 +40,13 @@ describe('data layer access check', () => {
         requestId: 'r1',
         principal: { kind: 'user', via: 'basic', name: 'ada', displayName: 'ada', role: 'admin' },
       } as const;
-      await expect(data.listCollections(forged, { page: 1, limit: 10 })).rejects.toMatchObject({
+      await expect(data.listCollections(rt, forged, { page: 1, limit: 10 })).rejects.toMatchObject({
         code: 'unauthorized',
       });
-      await expect(data.getCollection(forged, sandbox.demo.collections.integrated[0]!)).rejects.toMatchObject({
+      await expect(data.getCollection(rt, forged, sandbox.demo.collections.integrated[0]!)).rejects.toMatchObject({
         code: 'unauthorized',
       });
-      await expect(data.getProvider({ ...forged }, sandbox.demo.providers[0]!)).rejects.toMatchObject({
+      await expect(data.getProvider(rt, { ...forged }, sandbox.demo.providers[0]!)).rejects.toMatchObject({
         code: 'unauthorized',
       });
       expect(fetchSpy).not.toHaveBeenCalled();
@@ -63,14 +67,14 @@ describe('data layer access check', () => {
       requestId: 'req-42',
       principal: { kind: 'user', via: 'basic', name: 'ada', role: 'admin' },
     });
-    const page = await data.listCollections(ctx, { page: 1, limit: 5 });
+    const page = await data.listCollections(rt, ctx, { page: 1, limit: 5 });
     expect(page.data).toHaveLength(5);
   });
 
   it('reads outside any request with a system context (the sync, a CLI)', async () => {
     const ctx = context.systemContext('index-sync');
     expect(ctx.principal).toEqual({ kind: 'system', name: 'index-sync' });
-    const one = await data.getCollection(ctx, sandbox.demo.collections.integrated[0]!);
+    const one = await data.getCollection(rt, ctx, sandbox.demo.collections.integrated[0]!);
     expect(one.data.id).toBe(sandbox.demo.collections.integrated[0]);
   });
 });

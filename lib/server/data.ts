@@ -2,7 +2,7 @@ import 'server-only';
 import { collectionEnvelopeSchema, collectionListEnvelopeSchema, providerEnvelopeSchema } from '@/lib/api/envelopes';
 import type { Paging } from '@/lib/api/list-state';
 import { assertContext, type RequestContext } from './context';
-import { runtime } from './runtime';
+import type { Runtime } from './runtime';
 
 /**
  * The server data layer: the only reader of the upstream client. Route
@@ -10,24 +10,24 @@ import { runtime } from './runtime';
  * see the same data, the same errors and the same checks; what a user read is
  * written through to the index (the runtime's).
  */
-export async function listCollections(context: RequestContext, paging: Paging, cancel?: AbortSignal) {
+export async function listCollections(rt: Runtime, context: RequestContext, paging: Paging, cancel?: AbortSignal) {
   assertContext(context);
   const request = { kind: 'list', page: paging.page, limit: paging.limit } as const;
-  const { upstream, index } = runtime();
+  const { upstream, index } = rt;
   const page = await upstream.get(request, collectionListEnvelopeSchema, context, cancel);
   index.writeThrough(page.data, context);
   return page;
 }
 
-export async function getCollection(context: RequestContext, id: string) {
+export async function getCollection(rt: Runtime, context: RequestContext, id: string) {
   assertContext(context);
-  const { upstream, index } = runtime();
+  const { upstream, index } = rt;
   const one = await upstream.get({ kind: 'collection', id }, collectionEnvelopeSchema, context);
   index.writeThrough([one.data], context);
   return one;
 }
 
-export async function getProvider(context: RequestContext, id: string) {
+export async function getProvider(rt: Runtime, context: RequestContext, id: string) {
   assertContext(context);
-  return runtime().upstream.get({ kind: 'provider', id }, providerEnvelopeSchema, context);
+  return rt.upstream.get({ kind: 'provider', id }, providerEnvelopeSchema, context);
 }

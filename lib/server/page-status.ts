@@ -2,6 +2,7 @@ import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/api/error-codes';
+import { processSlot } from './runtime';
 
 /**
  * A page's HTTP status when its upstream read failed: 502, 503, 504 or 429 as `/api` answers the same
@@ -16,16 +17,15 @@ import { ERROR_STATUS, type ErrorCode } from '@/lib/api/error-codes';
  */
 type Exchange = { res: ServerResponse; document: boolean; status?: number };
 
-// One store for the process: instrumentation.ts and the pages are bundled apart, each with its own copy
-// of this module, so the store is kept where both find it.
-const KEY = Symbol.for('collections-console.page-status');
-const slot = globalThis as typeof globalThis & { [KEY]?: AsyncLocalStorage<Exchange> };
-const exchanges = (slot[KEY] ??= new AsyncLocalStorage<Exchange>());
+// One store for the process (instrumentation.ts and the pages are bundled apart): a slot runtime.ts names.
+const exchanges = processSlot('page-status', () => new AsyncLocalStorage<Exchange>());
+/** Marks Node's `http.Server.prototype` as patched, so a second copy of this module does not patch it again. */
+const PATCHED = Symbol.for('collections-console.page-status.patched');
 
 /** Every request of this process's HTTP servers runs with its response at hand. Once, at start. */
 export function trackPageStatuses(): void {
-  const proto = Server.prototype as Server & { [KEY]?: true };
-  if (proto[KEY]) return;
+  const proto = Server.prototype as Server & { [PATCHED]?: true };
+  if (proto[PATCHED]) return;
   const emit = proto.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event !== 'request') return emit.call(this, event, ...args);
@@ -38,7 +38,7 @@ export function trackPageStatuses(): void {
     } as ServerResponse['writeHead'];
     return exchanges.run(exchange, () => emit.call(this, event, ...args));
   } as Server['emit'];
-  proto[KEY] = true;
+  proto[PATCHED] = true;
 }
 
 /** The page being rendered answers the status `/api` gives this failure (a no-op outside a document request). */

@@ -109,7 +109,7 @@ describe("the README's search examples", () => {
   });
 
   it.each(examples)('$query finds $count, matched on $kinds', async ({ query, count, finds, kinds }) => {
-    const answer = await server.searchCollections(server.systemContext('readme-examples'), {
+    const answer = await server.searchCollections(server.runtime(), server.systemContext('readme-examples'), {
       q: query,
       page: 1,
       limit: 100,

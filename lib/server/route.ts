@@ -7,7 +7,7 @@ import { contextFromHeaders, isAdmin, type RequestContext } from './context';
 import { getConfig } from './env';
 import { AppError, failureResponse, json, methodNotAllowed, toFailure } from './errors';
 import { logger } from './logger';
-import { runtime } from './runtime';
+import { runtime, type Runtime } from './runtime';
 import { securityHeaders } from './security-headers';
 
 /**
@@ -35,7 +35,11 @@ type RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined>
   /** A download that streams: `no-transform` keeps a proxy's compression from holding rows back. */
   download?: boolean;
   /** The envelope's body, or a Response of its own (a download). */
-  read: (input: { params: Input<P>; query: Input<Q>; request: Request }, context: RequestContext) => Promise<unknown>;
+  read: (
+    input: { params: Input<P>; query: Input<Q>; request: Request },
+    context: RequestContext,
+    rt: Runtime,
+  ) => Promise<unknown>;
 };
 
 type Handler = (request: Request, route?: { params: Promise<unknown> }) => Promise<Response>;
@@ -71,7 +75,7 @@ function finish(request: Request, requestId: string, response: Response, downloa
  * The access gate of an API request: the context, or a refusal that is logged and, when credentials were
  * brought and failed, audited (a request with none is someone not signed in yet).
  */
-async function gate(request: Request, requestId: string, admin: boolean): Promise<RequestContext> {
+async function gate(rt: Runtime, request: Request, requestId: string, admin: boolean): Promise<RequestContext> {
   const path = new URL(request.url).pathname;
   let context: RequestContext;
   try {
@@ -80,13 +84,13 @@ async function gate(request: Request, requestId: string, admin: boolean): Promis
     logger.warn({ requestId, path, action: 'access_denied' }, 'access denied');
     const authorization = request.headers.get('authorization');
     if (authorization || hasSessionCookie(request.headers.get('cookie')))
-      runtime().audit.record(refusedEntry(requestId, basicUserName(authorization), path, 'unauthorized'));
+      rt.audit.record(refusedEntry(requestId, basicUserName(authorization), path, 'unauthorized'));
     throw error;
   }
   if (admin && !isAdmin(context)) {
     const name = context.principal.name;
     logger.warn({ requestId, path, user: name, action: 'access_denied' }, 'admins only');
-    runtime().audit.record(refusedEntry(requestId, name, path, 'forbidden_role'));
+    rt.audit.record(refusedEntry(requestId, name, path, 'forbidden_role'));
     throw AppError.of('forbidden_role', 'collections');
   }
   return context;
@@ -98,25 +102,27 @@ async function gate(request: Request, requestId: string, admin: boolean): Promis
  */
 function gated(
   options: { route: string; subject: ErrorSubject; admin?: boolean; download?: boolean },
-  answer: (request: Request, context: RequestContext, route?: { params: Promise<unknown> }) => Promise<Response>,
+  answer: (
+    request: Request,
+    context: RequestContext,
+    rt: Runtime,
+    route?: { params: Promise<unknown> },
+  ) => Promise<Response>,
 ): Handler {
   return async (request, route) => {
     const requestId = crypto.randomUUID();
     const started = performance.now();
+    // The one call of the request: everything below is handed the runtime.
+    const rt = runtime();
     let response: Response;
     try {
-      const context = await gate(request, requestId, options.admin ?? false);
-      response = await answer(request, context, route);
+      const context = await gate(rt, request, requestId, options.admin ?? false);
+      response = await answer(request, context, rt, route);
     } catch (error) {
       response = failureResponse(toFailure(error, options.subject, requestId));
     }
     finish(request, requestId, response, options.download);
-    runtime().metrics.recordRequest(
-      options.route,
-      request.method,
-      response.status,
-      (performance.now() - started) / 1000,
-    );
+    rt.metrics.recordRequest(options.route, request.method, response.status, (performance.now() - started) / 1000);
     return response;
   };
 }
@@ -130,6 +136,7 @@ export type WriteSpec<P extends z.ZodType | undefined, B extends z.ZodType | und
   run: (
     input: { params: Input<P>; body: Input<B>; request: Request },
     context: RequestContext,
+    rt: Runtime,
   ) => Promise<{ status?: number; body: unknown }>;
 };
 
@@ -194,19 +201,19 @@ export function apiRoute<
     write?: { POST?: WriteSpec<P, B>; PUT?: WriteSpec<P, C>; DELETE?: WriteSpec<P, undefined> };
   },
 ) {
-  const GET = gated(spec, async (request, context, route) => {
+  const GET = gated(spec, async (request, context, rt, route) => {
     const params = parse(spec.params, await route?.params, spec.subject) as Input<P>;
     const query = parse(spec.query, new URL(request.url).searchParams, spec.subject) as Input<Q>;
-    const result = await spec.read({ params, query, request }, context);
+    const result = await spec.read({ params, query, request }, context, rt);
     return result instanceof Response ? result : json(result);
   });
   const writes: Partial<Record<WriteMethod, Handler>> = {};
   for (const [method, write] of Object.entries(spec.write ?? {}) as [WriteMethod, WriteSpec<P, z.ZodType>][]) {
-    writes[method] = gated(spec, async (request, context, route) => {
+    writes[method] = gated(spec, async (request, context, rt, route) => {
       const params = parse(spec.params, await route?.params, spec.subject) as Input<P>;
       const raw = await writeBody(request, Boolean(write.body));
       const body = parse(write.body, raw, spec.subject) as never;
-      const result = await write.run({ params, body, request }, context);
+      const result = await write.run({ params, body, request }, context, rt);
       return json(result.body, { status: result.status ?? 200 });
     });
   }
@@ -225,14 +232,14 @@ export function unknownApiRoute() {
  * A route outside the user gate (probes, the metrics scraper with its own token): the same headers, request
  * id and no-store on every answer, and 405 for other methods. Not counted in the request metrics, as before.
  */
-export function openRoute(read: (request: Request) => Promise<Response> | Response) {
+export function openRoute(read: (request: Request, rt: Runtime) => Promise<Response> | Response) {
   const open =
-    (answer: (request: Request) => Promise<Response> | Response): Handler =>
+    (answer: (request: Request, rt: Runtime) => Promise<Response> | Response): Handler =>
     async (request) => {
       const requestId = crypto.randomUUID();
       let response: Response;
       try {
-        response = await answer(request);
+        response = await answer(request, runtime());
       } catch (error) {
         response = failureResponse(toFailure(error, 'collections', requestId));
       }

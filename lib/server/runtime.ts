@@ -1,7 +1,6 @@
 import 'server-only';
 import { resolve } from 'node:path';
 import { collectionListEnvelopeSchema } from '@/lib/api/envelopes';
-import { isIndexed } from '@/lib/api/list-state';
 import { createAuditLog } from './audit/log';
 import { systemClock, type Clock } from './clock';
 import { systemContext } from './context';
@@ -19,8 +18,9 @@ import { createViews } from './views/service';
 /**
  * What the server is made of, built once per process: the application's database, the upstream client,
  * the metrics registry, the drift report, the audit log and the search index, each handed what it needs.
- * Nothing else in lib/server keeps process-wide state; pages, route handlers and proxy.ts reach these
- * through `runtime()`.
+ * Every piece of process-wide state is named at the end of this file. `runtime()` is called once per
+ * request, by `apiRoute` / `openRoute` (lib/server/route.ts), proxy.ts or a page, and handed down: route
+ * handlers, `reads/*`, `export/` and the data layer receive it as an argument (tests pass a fake).
  *
  *   config ─▶ database ─┬─▶ audit log      (its entries wait in memory while the database is away)
  *                       ├─▶ drift report   (fed by the upstream client's answers)
@@ -80,15 +80,7 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
   const views = createViews({
     database: () => database.open().then((c) => c.db),
     reads: () => database.open().then((c) => ownReads(c, { first: true })),
-    // A view's count: the index's for a filter, search or sort; the upstream's for the whole list.
-    countNow: async (state) => {
-      const status = await index.status();
-      if (!isIndexed(state)) return { count: status.upstreamCount, asOf: status.lastPollAt ?? status.asOf };
-      if (status.state === 'off') return { count: null, asOf: null };
-      const queries = await index.queries();
-      const page = state.q ? await queries.search(state.q, state, 1, 1) : await queries.list(state, 1, 1);
-      return { count: page.count, asOf: status.asOf };
-    },
+    index,
     clock,
     upstreamKey: config.upstream.key,
   });
@@ -122,13 +114,26 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
 export type Runtime = ReturnType<typeof buildRuntime>;
 
 /**
- * The one process-wide value: Next.js bundles instrumentation, proxy.ts and each route apart, each with
- * its own copy of this module, and all of them must find the one runtime.
+ * The process-wide state, all of it. Next.js bundles instrumentation, proxy.ts and each route apart, each
+ * with its own copy of a module, so what must be one per process is kept on `globalThis` under a registered
+ * symbol, through `processSlot` and nowhere else:
+ *
+ * - `runtime`: what `buildRuntime` made, built on first use from the environment's configuration.
+ * - `page-status`: each HTTP request's response at hand (an AsyncLocalStorage), so a page whose upstream read
+ *   failed answers the status `/api` gives (page-status.ts); it is filled by the one patch of Node's
+ *   `http.Server.prototype.emit`, installed once by instrumentation.ts at start.
+ *
+ * Besides these, instrumentation.ts sets V8's heap growth for every isolate (heap.ts) and `getConfig()`
+ * keeps the parsed environment per module copy (the same values in each).
  */
-const KEY = Symbol.for('collections-console.runtime');
+export type ProcessSlot = 'runtime' | 'page-status';
+
+export function processSlot<T>(name: ProcessSlot, make: () => T): T {
+  const global = globalThis as Record<symbol, T | undefined>;
+  return (global[Symbol.for(`collections-console.${name}`)] ??= make());
+}
 
 /** The process's runtime, built on first use from the environment's configuration. */
 export function runtime(): Runtime {
-  const global = globalThis as Record<symbol, Runtime | undefined>;
-  return (global[KEY] ??= buildRuntime(getConfig()));
+  return processSlot('runtime', () => buildRuntime(getConfig()));
 }

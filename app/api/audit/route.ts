@@ -8,5 +8,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   subject: 'collections',
   admin: true,
   query: auditQuery,
-  read: ({ query }, context) => readAudit(context, query),
+  read: ({ query }, context, rt) => readAudit(rt, context, query),
 });

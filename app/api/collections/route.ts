@@ -6,5 +6,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/collections',
   subject: 'collections',
   query: listQuery,
-  read: ({ query }, context) => collectionsPage(context, query),
+  read: ({ query }, context, rt) => collectionsPage(rt, context, query),
 });

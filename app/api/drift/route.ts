@@ -10,11 +10,11 @@ import { apiRoute } from '@/lib/server/route';
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/drift',
   subject: 'collections',
-  read: (_input, context) => driftReport(context),
+  read: (_input, context, rt) => driftReport(rt, context),
   write: {
     POST: {
       body: driftAcknowledgeBody,
-      run: async ({ body }, context) => ({ body: await acknowledgeDrift(context, body) }),
+      run: async ({ body }, context, rt) => ({ body: await acknowledgeDrift(rt, context, body) }),
     },
   },
 });

@@ -7,8 +7,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   subject: 'collections',
   query: overviewQuery,
   // The page also gets the index's status; the API's envelope is the contract's.
-  read: async ({ query }, context) => {
-    const { status, message, data } = await indexOverview(context, query.range);
+  read: async ({ query }, context, rt) => {
+    const { status, message, data } = await indexOverview(rt, context, query.range);
     return { status, message, data };
   },
 });

@@ -6,8 +6,8 @@ import { openRoute } from '@/lib/server/route';
  * the key and the index is not failing, else 503; which check failed, nothing
  * more (no latency, no URLs, no error text).
  */
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = openRoute(async () => {
-  const { ok, checks } = await readiness();
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = openRoute(async (_request, rt) => {
+  const { ok, checks } = await readiness(rt);
   return Response.json(
     ok
       ? { status: 'success', message: 'ready', data: { checks } }

@@ -6,5 +6,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/search',
   subject: 'collections',
   query: searchQuery,
-  read: ({ query }, context) => searchCollections(context, { ...query, q: query.q! }),
+  read: ({ query }, context, rt) => searchCollections(rt, context, { ...query, q: query.q! }),
 });

@@ -20,6 +20,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/views',
   subject: 'collections',
   query: viewsQuery,
-  read: ({ query }, context) => listViews(context, query),
-  write: { POST: { body: viewCreateBody, run: ({ body }, context) => createView(context, body) } },
+  read: ({ query }, context, rt) => listViews(rt, context, query),
+  write: { POST: { body: viewCreateBody, run: ({ body }, context, rt) => createView(rt, context, body) } },
 });

@@ -16,6 +16,7 @@ import { runtime } from '@/lib/server/runtime';
  * sealed session cookie and back to where the user was going.
  */
 export async function GET(request: Request) {
+  const rt = runtime();
   const config = getConfig();
   const oidc = config.oidc;
   if (!oidc)
@@ -69,7 +70,7 @@ export async function GET(request: Request) {
       { requestId, user: email ?? claims.sub, action: 'access_denied' },
       'sign-in refused: not on the allow-list',
     );
-    runtime().audit.record(
+    rt.audit.record(
       refusedEntry(requestId ?? crypto.randomUUID(), email ?? claims.sub, '/auth/callback', 'not_allowed'),
     );
     return authPage(
@@ -85,7 +86,7 @@ export async function GET(request: Request) {
 
   const name = typeof claims.name === 'string' ? claims.name.slice(0, 200) : undefined;
   const session = await seal({ email, name }, 'session', config.sessionSecrets, SESSION_TTL_S);
-  runtime().audit.record({
+  rt.audit.record({
     at: new Date().toISOString(),
     user: email!,
     role: roleFor('session', email!, config.access.admins),

@@ -9,6 +9,7 @@ import { runtime } from '@/lib/server/runtime';
  * no other site can sign a user out.
  */
 export async function POST(request: Request) {
+  const rt = runtime();
   const config = getConfig();
   // Browsers say where a form post comes from in Sec-Fetch-Site; with our no-referrer policy, Origin is "null".
   const site = request.headers.get('sec-fetch-site');
@@ -24,7 +25,7 @@ export async function POST(request: Request) {
   const secure = (config.dashboardUrl ?? own).startsWith('https:');
   const who = await authenticate(config, { authorization: null, cookie: request.headers.get('cookie') });
   if (who.ok && who.identity.via === 'session')
-    runtime().audit.record({
+    rt.audit.record({
       at: new Date().toISOString(),
       user: who.identity.name,
       role: who.identity.role,

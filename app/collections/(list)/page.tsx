@@ -36,6 +36,7 @@ type SearchParams = Record<string, string | string[] | undefined>;
  * when filtered, sorted or searched (the same table and columns either way; only the source differs).
  */
 export default async function CollectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const rt = runtime();
   // proxy.ts has already redirected invalid values; this only fills in defaults.
   const search = toSearchParams(await searchParams);
   const context = await requestContext().catch(() => unauthorized());
@@ -43,7 +44,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   // nothing of the list. Its state applies until the URL states the list (the table writes it there).
   const requested = search.get('view');
   const bare = !urlStatesList(search);
-  const opened = await viewForPage(context, requested, bare);
+  const opened = await viewForPage(rt, context, requested, bare);
   const view = opened.view;
   const fromView = view ? openViewState(view) : null;
   const state = fromView && bare ? fromView.state : readListState(search);
@@ -51,16 +52,14 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   if (state.contact) redirect(viewHref(contactPath(state.contact), state));
   const indexed = isIndexed(state);
   // The filter menus' counts come from the index (cached); without it the menus are left out.
-  const facets = runtime()
-    .index.facets()
-    .catch(() => null);
+  const facets = rt.index.facets().catch(() => null);
   // Cached for 2 s by the service: the freshness line and the export control read it, beside the first page.
   const [status, { count, rows }] = await Promise.all([
-    runtime().index.status(),
+    rt.index.status(),
     prefetchList(
       '/collections',
       state,
-      () => (indexed ? indexedCollections(context, state) : liveOrIndexed(context, state)),
+      () => (indexed ? indexedCollections(rt, context, state) : liveOrIndexed(rt, context, state)),
       { columns: fromView?.columns ?? undefined, view, viewState: fromView && bare ? fromView.state : undefined },
     ),
   ]);

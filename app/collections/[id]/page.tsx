@@ -26,12 +26,13 @@ import { isContactId } from '@/lib/api/ids';
 import { contactPath } from '@/lib/api/list-state';
 import { contactCount } from '@/lib/server/reads/contacts';
 import Link from 'next/link';
+import { runtime } from '@/lib/server/runtime';
 
 type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const result = await readRecord('collection', id);
+  const result = await readRecord(runtime(), 'collection', id);
   return { title: result.ok ? `${result.data.reference || id} · Collection` : 'Collection' };
 }
 
@@ -40,12 +41,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * another account's id a real 403; a malformed id never reaches the upstream.
  */
 export default async function CollectionPage({ params }: Props) {
+  const rt = runtime();
   const { id } = await params;
-  const result = await recordForPage('collection', id);
+  const result = await recordForPage(rt, 'collection', id);
   const { amountMinorUnits } = getConfig();
   if (!result.ok) {
     // The upstream failed: the index's last copy, when it has one, beside the error.
-    const seen = await lastSeenCollection(await requestContext(), id);
+    const seen = await lastSeenCollection(rt, await requestContext(), id);
     return (
       <RecordError
         noun="Collection"
@@ -105,7 +107,8 @@ export default async function CollectionPage({ params }: Props) {
 
 /** The record's History from the index, streamed after the record (it never holds the page). */
 async function History({ id, minorUnits }: { id: string; minorUnits: boolean }) {
-  const history = await historyForPage(await requestContext(), id);
+  const rt = runtime();
+  const history = await historyForPage(rt, await requestContext(), id);
   return (
     <HistoryCard
       entries={history?.entries ?? null}
@@ -118,7 +121,8 @@ async function History({ id, minorUnits }: { id: string; minorUnits: boolean }) 
 
 /** "All collections for this contact (N)": the contact's page, with the index's count (streamed in). */
 async function ContactLink({ id }: { id: string }) {
-  const count = await contactCount(await requestContext(), id);
+  const rt = runtime();
+  const count = await contactCount(rt, await requestContext(), id);
   if (!count) return null;
   return (
     <p className="mt-3 text-sm">

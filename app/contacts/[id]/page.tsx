@@ -45,18 +45,19 @@ const notice =
  * e-mail are offered apart.
  */
 export default async function ContactPage({ params, searchParams }: Props) {
+  const rt = runtime();
   const { id } = await params;
   if (!isContactId(id)) notFound();
   const context = await requestContext().catch(() => unauthorized());
   const path = contactPath(id);
   const state = readViewState(path, toSearchParams(await searchParams));
   const minorUnits = getConfig().amountMinorUnits;
-  const head = await contactOverview(context, id).catch((error: unknown) => toFailure(error, 'contact'));
+  const head = await contactOverview(rt, context, id).catch((error: unknown) => toFailure(error, 'contact'));
   const heading = (title: string) => <h1 className="text-xl font-semibold tracking-tight">{title}</h1>;
 
   if (head && 'code' in head) {
     if (head.code === 'index_unavailable') {
-      const status = await runtime().index.status();
+      const status = await rt.index.status();
       return (
         <>
           {heading('Contact')}
@@ -82,8 +83,8 @@ export default async function ContactPage({ params, searchParams }: Props) {
 
   const name = `${head.contact.firstName} ${head.contact.lastName}`.trim() || 'Contact';
   const [status, { count, rows }] = await Promise.all([
-    runtime().index.status(),
-    prefetchList(path, state, () => indexedCollections(context, state), { views: false }),
+    rt.index.status(),
+    prefetchList(path, state, () => indexedCollections(rt, context, state), { views: false }),
   ]);
   const reach = [head.contact.emailMasked, head.contact.phoneMasked].filter(Boolean).join(' · ');
   return (

@@ -9,12 +9,12 @@ import { listCollections } from '../data';
 import { getConfig } from '../env';
 import { AppError } from '../errors';
 import { logger } from '../logger';
-import { runtime } from '../runtime';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { csvHeader, csvRows, exportFileName, type ExportRecord } from './csv';
 import type { OpenerJob } from './index-export-opener';
 import type { ExportJob, WorkerMessage } from './index-export-worker';
 import { abortableSleep, livePages, PAGE_SIZE } from './live-pages';
+import type { Runtime } from '../runtime';
 
 /**
  * `GET /api/export/collections.csv` (contract section 8): the view the user is
@@ -94,9 +94,9 @@ function inbox(workers: Worker[]) {
   };
 }
 
-async function fromIndex(input: ExportInput, signal: AbortSignal): Promise<Response> {
+async function fromIndex(rt: Runtime, input: ExportInput, signal: AbortSignal): Promise<Response> {
   const { amountMinorUnits: minorUnits } = getConfig();
-  const service = runtime().index;
+  const service = rt.index;
   const [queries, status, spec] = await Promise.all([service.queries(), service.status(), service.readerSpec()]);
   const plan = input.q ? await queries.plan(input.q) : null;
   const compiled = (query: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
@@ -217,14 +217,14 @@ const toRecord = (c: Collection): ExportRecord => ({
   followUp: { enabled: c.followUp.enabled, channels: c.followUp.channels },
 });
 
-async function live(context: RequestContext, input: ExportInput, signal: AbortSignal): Promise<Response> {
+async function live(rt: Runtime, context: RequestContext, input: ExportInput, signal: AbortSignal): Promise<Response> {
   const { amountMinorUnits: minorUnits, index } = getConfig();
   const options = { contacts: input.contacts, minorUnits, columns: input.columns, plain: input.plain };
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   const pages = livePages({
-    read: (page, cancel) => listCollections(context, { page, limit: PAGE_SIZE }, cancel),
+    read: (page, cancel) => listCollections(rt, context, { page, limit: PAGE_SIZE }, cancel),
     rps: index.syncRps,
     max: LIVE_MAX_ROWS,
     signal: stop.signal,
@@ -288,19 +288,19 @@ async function live(context: RequestContext, input: ExportInput, signal: AbortSi
   return csvResponse(body, count, 'live', asOf, Boolean(input.plain));
 }
 
-export async function exportCollections(context: RequestContext, input: ExportInput, signal: AbortSignal) {
+export async function exportCollections(rt: Runtime, context: RequestContext, input: ExportInput, signal: AbortSignal) {
   assertContext(context);
   // One audit entry per export: its view (filters, sort, search as a keyed hash), contacts or not, rows.
   const { q, ...view } = input;
   return audited(
-    runtime().audit,
+    rt.audit,
     context,
     'export',
     q ? searchTarget(q) : null,
     async () => {
       // Contact details leave the dashboard in bulk only for admins (contract section 10).
       if (input.contacts && !isAdmin(context)) throw AppError.of('forbidden_role', 'collections');
-      return input.live ? live(context, input, signal) : fromIndex(input, signal);
+      return input.live ? live(rt, context, input, signal) : fromIndex(rt, input, signal);
     },
     (response) => ({ ...view, rows: response ? Number(response.headers.get('X-Total-Count') ?? NaN) || null : null }),
   );

@@ -4,7 +4,7 @@ import { assertAdmin, type RequestContext } from '../context';
 import { audit, searchTarget } from '../audit/audit';
 import { isStatementTimeout } from '../database/connect';
 import { AppError } from '../errors';
-import { runtime } from '../runtime';
+import type { Runtime } from '../runtime';
 
 /**
  * `/api/audit` and the `/audit` page (admins only): entries newest first,
@@ -12,8 +12,8 @@ import { runtime } from '../runtime';
  * are stored), and a time range in UTC days. Entries still waiting to be
  * written are flushed first, so what a user just did is there.
  */
-export async function readAudit(context: RequestContext, query: AuditQuery) {
-  const { audit: log, database } = runtime();
+export async function readAudit(rt: Runtime, context: RequestContext, query: AuditQuery) {
+  const { audit: log, database } = rt;
   try {
     assertAdmin(context);
   } catch (error) {

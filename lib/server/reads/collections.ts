@@ -8,9 +8,9 @@ import { isTransientCode } from '@/lib/api/error-codes';
 import { audited, searchKind, searchTarget } from '../audit/audit';
 import { closedUnder, isStatementTimeout, storeFault } from '../database/connect';
 import { getConfig } from '../env';
-import { runtime } from '../runtime';
 import type { CollectionSummary, IndexPage } from '../search-index/read';
 import { readingOf, type Reading } from '../search-index/read/reading';
+import type { Runtime } from '../runtime';
 
 /**
  * The index's reads as the dashboard's API answers them: the seed's envelope,
@@ -25,7 +25,7 @@ function pageMeta(count: number, page: number, limit: number) {
  * A store fault met while answering (a damaged or vanished file, a database that stopped answering) is a
  * 503 while the index rebuilds or reconnects; a read cut off at its time bound a 503 `index_busy`.
  */
-export async function guarded<T>(read: () => Promise<T>): Promise<T> {
+export async function guarded<T>(rt: Runtime, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
@@ -39,7 +39,7 @@ export async function guarded<T>(read: () => Promise<T>): Promise<T> {
       );
     const fault = storeFault(error);
     if (!fault) throw error;
-    await runtime().index.storeFault(error);
+    await rt.index.storeFault(error);
     throw new AppError(
       'index_unavailable',
       fault === 'unreachable'
@@ -50,8 +50,14 @@ export async function guarded<T>(read: () => Promise<T>): Promise<T> {
 }
 
 /** A page of the index as the API answers it: the seed's envelope, `meta` saying its source and freshness. */
-export async function indexPage<T>(read: () => Promise<IndexPage<T>>, page: number, limit: number, message: string) {
-  const [result, status] = await Promise.all([guarded(read), runtime().index.status()]);
+export async function indexPage<T>(
+  rt: Runtime,
+  read: () => Promise<IndexPage<T>>,
+  page: number,
+  limit: number,
+  message: string,
+) {
+  const [result, status] = await Promise.all([guarded(rt, read), rt.index.status()]);
   return {
     status: 'success' as const,
     message,
@@ -73,16 +79,17 @@ const searchDetail = (q: string, page: number, result: { meta: { count: number }
 });
 
 /** `/api/search` and the `/search` page. */
-export async function searchCollections(context: RequestContext, state: SearchState & { q: string }) {
+export async function searchCollections(rt: Runtime, context: RequestContext, state: SearchState & { q: string }) {
   assertContext(context);
   return audited(
-    runtime().audit,
+    rt.audit,
     context,
     'search',
     searchTarget(state.q),
     async () => {
-      const queries = await runtime().index.queries();
+      const queries = await rt.index.queries();
       return indexPage(
+        rt,
         () => queries.search(state.q, defaults(filterSchema), state.page, state.limit),
         state.page,
         state.limit,
@@ -94,37 +101,37 @@ export async function searchCollections(context: RequestContext, state: SearchSt
 }
 
 /** How the index reads a search (for a result that found nothing): what it was read as, what to try next. */
-export async function searchReading(context: RequestContext, q: string): Promise<Reading> {
+export async function searchReading(rt: Runtime, context: RequestContext, q: string): Promise<Reading> {
   assertContext(context);
-  const queries = await runtime().index.queries();
-  return readingOf(q, await guarded(() => queries.plan(q)));
+  const queries = await rt.index.queries();
+  return readingOf(q, await guarded(rt, () => queries.plan(q)));
 }
 
 /** A filtered, sorted or searched page of the list, from the index. */
-export async function indexedCollections(context: RequestContext, state: ListState) {
+export async function indexedCollections(rt: Runtime, context: RequestContext, state: ListState) {
   assertContext(context);
   const read = async () => {
-    const queries = await runtime().index.queries();
+    const queries = await rt.index.queries();
     const page = state.q
       ? () => queries.search(state.q!, state, state.page, state.limit)
       : () => queries.list(state, state.page, state.limit);
-    return indexPage<CollectionSummary>(page, state.page, state.limit, 'Collections retrieved from the index');
+    return indexPage<CollectionSummary>(rt, page, state.page, state.limit, 'Collections retrieved from the index');
   };
-  const log = runtime().audit;
+  const log = rt.audit;
   if (state.q)
     return audited(log, context, 'search', searchTarget(state.q), read, (r) => searchDetail(state.q!, state.page, r));
   return audited(log, context, 'filter', null, read, (r) => ({ ...state, results: r?.meta.count ?? null }));
 }
 
 /** The live upstream list (no filters), as the list page and `/api/collections` read it. */
-export async function liveCollections(context: RequestContext, state: ListState) {
+export async function liveCollections(rt: Runtime, context: RequestContext, state: ListState) {
   assertContext(context);
   return audited(
-    runtime().audit,
+    rt.audit,
     context,
     'filter',
     null,
-    () => listCollections(context, state),
+    () => listCollections(rt, context, state),
     (r) => ({ page: state.page, limit: state.limit, results: r?.meta.count ?? null }),
   );
 }
@@ -134,22 +141,20 @@ export async function liveCollections(context: RequestContext, state: ListState)
  * timeout, 429) and the index is ready, the same page from the index, saying why (`meta.fallback`, the upstream's error code). The
  * browser asks the live list again while it shows the fallback: it comes back by itself.
  */
-export async function liveOrIndexed(context: RequestContext, state: ListState) {
+export async function liveOrIndexed(rt: Runtime, context: RequestContext, state: ListState) {
   try {
-    const live = await liveCollections(context, state);
+    const live = await liveCollections(rt, context, state);
     return { ...live, meta: { ...live.meta, source: 'upstream' as const } };
   } catch (error) {
     if (!(error instanceof AppError) || !isTransientCode(error.code)) throw error;
-    const status = await runtime()
-      .index.status()
-      .catch(() => null);
+    const status = await rt.index.status().catch(() => null);
     // Ready: a full scan completed. The sync meets the same fault and says "error" after a few tries; its
     // rows are as good as when the upstream last answered.
     const whole =
       status?.lastFullScanAt != null &&
       (status.state === 'ready' || (status.state === 'error' && status.error && isTransientCode(status.error)));
     if (!status || !whole) throw error;
-    const page = await indexedCollections(context, state).catch(() => Promise.reject(error));
+    const page = await indexedCollections(rt, context, state).catch(() => Promise.reject(error));
     // A page past the index's end (the live list may be longer): the upstream's error says more.
     if (!page.data.length && page.meta.count > 0) throw error;
     // Contract 15: `fallback` is the upstream's error code; the index's freshness beside it (`asOf` is the
@@ -163,19 +168,19 @@ export async function liveOrIndexed(context: RequestContext, state: ListState) {
 }
 
 /** `/api/collections`: the live upstream list (or the index when it fails), or the index when filtered, searched or sorted. */
-export async function collectionsPage(context: RequestContext, state: ListState) {
-  if (isIndexed(state)) return indexedCollections(context, state);
-  return liveOrIndexed(context, state);
+export async function collectionsPage(rt: Runtime, context: RequestContext, state: ListState) {
+  if (isIndexed(state)) return indexedCollections(rt, context, state);
+  return liveOrIndexed(rt, context, state);
 }
 
 /**
  * The index's last copy of a collection and when the upstream last showed it, for a record page whose live
  * read failed: null when the index is off, faulty or does not hold it (the page shows its error alone).
  */
-export async function lastSeenCollection(context: RequestContext, id: string) {
+export async function lastSeenCollection(rt: Runtime, context: RequestContext, id: string) {
   assertContext(context);
   try {
-    const queries = await runtime().index.queries();
+    const queries = await rt.index.queries();
     return await queries.lastSeen(id);
   } catch {
     return null;
@@ -188,17 +193,17 @@ export async function lastSeenCollection(context: RequestContext, id: string) {
  * the first time it was seen changed; `meta.since` is when this index began keeping history (a rebuilt index
  * starts afresh). Audited as a view of the record.
  */
-export async function collectionHistory(context: RequestContext, id: string) {
+export async function collectionHistory(rt: Runtime, context: RequestContext, id: string) {
   assertContext(context);
   return audited(
-    runtime().audit,
+    rt.audit,
     context,
     'view_collection',
     id,
     async () => {
-      const service = runtime().index;
+      const service = rt.index;
       const [queries, status] = await Promise.all([service.queries(), service.status()]);
-      const { entries, since } = await guarded(() => queries.history(id));
+      const { entries, since } = await guarded(rt, () => queries.history(id));
       return {
         status: 'success' as const,
         message: 'History retrieved',
@@ -217,32 +222,32 @@ export async function collectionHistory(context: RequestContext, id: string) {
 }
 
 /** The record page's History (its view is audited by the page's read already): null when the index cannot say. */
-export async function historyForPage(context: RequestContext, id: string) {
+export async function historyForPage(rt: Runtime, context: RequestContext, id: string) {
   assertContext(context);
   try {
-    const queries = await runtime().index.queries();
-    return await guarded(() => queries.history(id));
+    const queries = await rt.index.queries();
+    return await guarded(rt, () => queries.history(id));
   } catch {
     return null;
   }
 }
 
 /** `/api/overview` and the `/overview` page: the roll-ups for a range, with the index's freshness. */
-export async function indexOverview(context: RequestContext, range: Range) {
+export async function indexOverview(rt: Runtime, context: RequestContext, range: Range) {
   assertContext(context);
   return audited(
-    runtime().audit,
+    rt.audit,
     context,
     'filter',
     'overview',
     async () => {
-      const service = runtime().index;
+      const service = rt.index;
       const queries = await service.queries();
       // The last day's changes, from a minute's start: the panel's links name the same instant.
       const since = new Date(Math.floor((Date.now() - 86_400_000) / 60_000) * 60_000).toISOString();
       const [figures, kinds, status] = await Promise.all([
-        guarded(() => queries.overview(range, Date.now())),
-        guarded(() => queries.statusChanges(since)),
+        guarded(rt, () => queries.overview(range, Date.now())),
+        guarded(rt, () => queries.statusChanges(since)),
         service.status(),
       ]);
       const data: Overview = {
@@ -258,7 +263,7 @@ export async function indexOverview(context: RequestContext, range: Range) {
 }
 
 /** `/api/index/status`. */
-export async function indexStatus(context: RequestContext) {
+export async function indexStatus(rt: Runtime, context: RequestContext) {
   assertContext(context);
-  return { status: 'success' as const, message: 'Index status', data: await runtime().index.status() };
+  return { status: 'success' as const, message: 'Index status', data: await rt.index.status() };
 }

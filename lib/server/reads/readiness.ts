@@ -1,7 +1,7 @@
 import 'server-only';
 import { systemContext } from '../context';
 import { listCollections } from '../data';
-import { runtime } from '../runtime';
+import type { Runtime } from '../runtime';
 
 /**
  * Readiness (contract section 11): the upstream answers a one-row list with the
@@ -12,9 +12,9 @@ import { runtime } from '../runtime';
 const CACHE_MS = 10_000;
 let upstream: { at: number; ok: Promise<boolean> } | null = null;
 
-function upstreamOk(now: number): Promise<boolean> {
+function upstreamOk(rt: Runtime, now: number): Promise<boolean> {
   if (!upstream || now - upstream.at >= CACHE_MS) {
-    const ok = listCollections(systemContext('ready'), { page: 1, limit: 1 }).then(
+    const ok = listCollections(rt, systemContext('ready'), { page: 1, limit: 1 }).then(
       () => true,
       () => false,
     );
@@ -23,8 +23,8 @@ function upstreamOk(now: number): Promise<boolean> {
   return upstream.ok;
 }
 
-export async function readiness(now = Date.now()) {
-  const [up, index] = await Promise.all([upstreamOk(now), runtime().index.status()]);
+export async function readiness(rt: Runtime, now = Date.now()) {
+  const [up, index] = await Promise.all([upstreamOk(rt, now), rt.index.status()]);
   // An index turned off is not a fault (the dashboard serves live pages without it); a failing one is.
   const checks = [
     { name: 'upstream' as const, ok: up },

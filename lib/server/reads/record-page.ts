@@ -8,6 +8,7 @@ import type { Collection, Provider } from '@/lib/api/schemas';
 import { requestContext } from '../context';
 import { toFailure } from '../errors';
 import { answerPageWith } from '../page-status';
+import type { Runtime } from '../runtime';
 import { viewCollection, viewProvider } from './records';
 
 /**
@@ -21,24 +22,28 @@ type RecordOf = { collection: Collection; provider: Provider };
 export type RecordResult<K extends ResourceKind> = { ok: true; data: RecordOf[K] } | { ok: false; failure: ApiFailure };
 
 const read = {
-  collection: cache(async (id: string) => (await viewCollection(await requestContext(), id)).data),
-  provider: cache(async (id: string) => (await viewProvider(await requestContext(), id)).data),
-} satisfies { [K in ResourceKind]: (id: string) => Promise<RecordOf[K]> };
+  collection: cache(async (rt: Runtime, id: string) => (await viewCollection(rt, await requestContext(), id)).data),
+  provider: cache(async (rt: Runtime, id: string) => (await viewProvider(rt, await requestContext(), id)).data),
+} satisfies { [K in ResourceKind]: (rt: Runtime, id: string) => Promise<RecordOf[K]> };
 
 /** The record or its failure; never throws (generateMetadata uses it as it is). */
-export async function readRecord<K extends ResourceKind>(kind: K, id: string): Promise<RecordResult<K>> {
+export async function readRecord<K extends ResourceKind>(rt: Runtime, kind: K, id: string): Promise<RecordResult<K>> {
   if (!isResourceId(kind, id))
     return { ok: false, failure: { code: 'not_found', message: errorMessage('not_found', kind) } };
   try {
-    return { ok: true, data: (await read[kind](id)) as RecordOf[K] };
+    return { ok: true, data: (await read[kind](rt, id)) as RecordOf[K] };
   } catch (error) {
     return { ok: false, failure: toFailure(error, kind) };
   }
 }
 
 /** The record, or a failure to show inline; a malformed or unknown id, another account's and no access interrupt. */
-export async function recordForPage<K extends ResourceKind>(kind: K, id: string): Promise<RecordResult<K>> {
-  const result = await readRecord(kind, id);
+export async function recordForPage<K extends ResourceKind>(
+  rt: Runtime,
+  kind: K,
+  id: string,
+): Promise<RecordResult<K>> {
+  const result = await readRecord(rt, kind, id);
   if (!result.ok) {
     if (result.failure.code === 'not_found') notFound();
     if (result.failure.code === 'forbidden') forbidden();

@@ -4,9 +4,9 @@ import { NO_VIEW, OPEN_OWNER, openViewState, viewUrl, type SavedView } from '@/l
 import { audit, outcomeOf } from '../audit/audit';
 import { assertContext, isAdmin, type RequestContext } from '../context';
 import { AppError } from '../errors';
-import { runtime } from '../runtime';
 import { kept } from './kept';
 import { ViewConflict, type Reader } from '../views/store';
+import type { Runtime } from '../runtime';
 
 /**
  * Saved views, as pages and `/api/views` read and change them (contract section 13). The owner is the
@@ -15,7 +15,7 @@ import { ViewConflict, type Reader } from '../views/store';
  * navigation. A view someone else shares is read-only to the rest ("Save as" makes a copy). Every create,
  * change and delete is audited (`view_save`, `view_delete`, the view's id as the target), refusals too.
  */
-export function readerOf(context: RequestContext): Reader {
+export function readerOf(rt: Runtime, context: RequestContext): Reader {
   assertContext(context);
   const principal = context.principal;
   const owner =
@@ -26,7 +26,7 @@ export function readerOf(context: RequestContext): Reader {
         : principal.via === 'session'
           ? principal.name.toLowerCase()
           : principal.name;
-  return { account: runtime().views.account, owner };
+  return { account: rt.views.account, owner };
 }
 
 const notFound = () => new AppError('not_found', 'View not found: it was deleted, or it is not shared with you');
@@ -45,13 +45,14 @@ function conflict(error: unknown): never {
 
 /** Runs a change and writes its audit entry, with the outcome (`ok` or the error code). */
 async function audited<T>(
+  rt: Runtime,
   context: RequestContext,
   action: 'view_save' | 'view_delete',
   target: string | null,
   detail: Record<string, unknown>,
   change: () => Promise<T>,
 ): Promise<T> {
-  const log = runtime().audit;
+  const log = rt.audit;
   try {
     const result = await change();
     const id = (result as { id?: unknown } | null)?.id;
@@ -67,14 +68,14 @@ async function audited<T>(
 const VIEWS = 'Saved views';
 
 /** The reader's views and the team's shared ones; with counts (`counts`), each view's from the index. */
-export async function listViews(context: RequestContext, options: { counts?: boolean } = {}) {
-  const reader = readerOf(context);
-  const { views, defaultId } = await kept(VIEWS, () => runtime().views.store.list(reader));
+export async function listViews(rt: Runtime, context: RequestContext, options: { counts?: boolean } = {}) {
+  const reader = readerOf(rt, context);
+  const { views, defaultId } = await kept(VIEWS, () => rt.views.store.list(reader));
   const counted = options.counts
     ? await Promise.all(
         views.map(async (view) => ({
           ...view,
-          ...(await runtime().views.count(viewUrl(view), openViewState(view).state)),
+          ...(await rt.views.count(viewUrl(view), openViewState(view).state)),
         })),
       )
     : views;
@@ -93,29 +94,30 @@ export async function listViews(context: RequestContext, options: { counts?: boo
   };
 }
 
-export async function getView(context: RequestContext, id: string) {
-  const view = await kept(VIEWS, () => runtime().views.store.get(readerOf(context), id));
+export async function getView(rt: Runtime, context: RequestContext, id: string) {
+  const view = await kept(VIEWS, () => rt.views.store.get(readerOf(rt, context), id));
   if (!view) throw notFound();
   return { status: 'success', message: 'View retrieved', data: view };
 }
 
-export async function createView(context: RequestContext, body: ViewCreate) {
-  const reader = readerOf(context);
-  const view = await audited(context, 'view_save', null, { change: 'create', shared: body.shared }, () =>
+export async function createView(rt: Runtime, context: RequestContext, body: ViewCreate) {
+  const reader = readerOf(rt, context);
+  const view = await audited(rt, context, 'view_save', null, { change: 'create', shared: body.shared }, () =>
     kept(VIEWS, async () => {
       if (body.shared && !isAdmin(context)) throw adminsOnly('share views with everyone');
-      return runtime().views.store.create(reader, body).catch(conflict);
+      return rt.views.store.create(reader, body).catch(conflict);
     }),
   );
   return { status: 201, body: { status: 'success', message: 'View saved', data: view } };
 }
 
-export async function updateView(context: RequestContext, id: string, body: ViewUpdate) {
-  const reader = readerOf(context);
-  const store = runtime().views.store;
+export async function updateView(rt: Runtime, context: RequestContext, id: string, body: ViewUpdate) {
+  const reader = readerOf(rt, context);
+  const store = rt.views.store;
   const { default: makeDefault, pinned, ...fields } = body;
   const changes = Object.keys(body).sort();
   const view = await audited(
+    rt,
     context,
     'view_save',
     id,
@@ -142,10 +144,10 @@ export async function updateView(context: RequestContext, id: string, body: View
   return { body: { status: 'success', message: 'View saved', data: view } };
 }
 
-export async function deleteView(context: RequestContext, id: string) {
-  const reader = readerOf(context);
-  const store = runtime().views.store;
-  await audited(context, 'view_delete', id, {}, () =>
+export async function deleteView(rt: Runtime, context: RequestContext, id: string) {
+  const reader = readerOf(rt, context);
+  const store = rt.views.store;
+  await audited(rt, context, 'view_delete', id, {}, () =>
     kept(VIEWS, async () => {
       const before = await store.get(reader, id);
       if (!before) throw notFound();
@@ -162,12 +164,13 @@ export async function deleteView(context: RequestContext, id: string) {
  * the URL says nothing of the list. `missing` when the URL names a view the reader cannot open.
  */
 export async function viewForPage(
+  rt: Runtime,
   context: RequestContext,
   requested: string | null,
   bare: boolean,
 ): Promise<{ view: SavedView | null; missing: boolean; hasDefault: boolean }> {
-  const store = runtime().views.store;
-  const reader = readerOf(context);
+  const store = rt.views.store;
+  const reader = readerOf(rt, context);
   try {
     // The list without a view: only whether the reader has a default (Clear filters then leaves it too).
     if (requested === NO_VIEW || (requested === null && !bare))
@@ -182,15 +185,13 @@ export async function viewForPage(
 }
 
 /** The account's pinned views for the navigation, each with its count (cached a while). */
-export async function pinnedViews(context: RequestContext) {
-  const reader = readerOf(context);
-  const pins = await runtime()
-    .views.store.pinned(reader.account)
-    .catch(() => []);
+export async function pinnedViews(rt: Runtime, context: RequestContext) {
+  const reader = readerOf(rt, context);
+  const pins = await rt.views.store.pinned(reader.account).catch(() => []);
   return pins.map((pin) => ({
     id: pin.id,
     name: pin.name,
     href: viewUrl(pin),
-    count: runtime().views.count(viewUrl(pin), openViewState({ ...pin, columns: [] }).state),
+    count: rt.views.count(viewUrl(pin), openViewState({ ...pin, columns: [] }).state),
   }));
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { ListState } from '@/lib/api/list-state';
 import type { Clock } from '../clock';
 import type { AppDb } from '../database/connect';
+import { countNow, type IndexCounts } from './count-now';
 import { createViewStore } from './store';
 
 /**
@@ -28,8 +29,8 @@ export function createViews(deps: {
   database: () => Promise<AppDb>;
   /** Where the views are read (store.ts): the database's reads connection; `database` when not given. */
   reads?: () => Promise<AppDb>;
-  /** How many collections a list state holds now, as of when (the runtime asks the index). */
-  countNow: (state: ListState) => Promise<ViewCount>;
+  /** Where a view's count comes from (the runtime hands in the index service). */
+  index: IndexCounts;
   clock: Clock;
   upstreamKey: string;
 }) {
@@ -44,7 +45,7 @@ export function createViews(deps: {
       const now = deps.clock.now();
       const hit = counts.get(key);
       if (hit && now - hit.at < COUNT_TTL_MS) return hit.value;
-      const value = deps.countNow(state).catch(() => ({ count: null, asOf: null }));
+      const value = countNow(deps.index, state).catch(() => ({ count: null, asOf: null }));
       if (counts.size >= COUNTS_KEPT) counts.delete(counts.keys().next().value!);
       counts.set(key, { at: now, value });
       return value;

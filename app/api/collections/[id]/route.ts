@@ -6,5 +6,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/collections/[id]',
   subject: 'collection',
   params: collectionIdParams,
-  read: ({ params }, context) => viewCollection(context, params.id),
+  read: ({ params }, context, rt) => viewCollection(rt, context, params.id),
 });

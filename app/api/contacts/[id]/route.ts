@@ -11,5 +11,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   subject: 'contact',
   params: contactIdParams,
   query: listQuery,
-  read: ({ params, query }, context) => contactPage(context, params.id, query),
+  read: ({ params, query }, context, rt) => contactPage(rt, context, params.id, query),
 });

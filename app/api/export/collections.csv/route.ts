@@ -7,5 +7,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   subject: 'collections',
   download: true,
   query: exportQuery,
-  read: ({ query, request }, context) => exportCollections(context, query, request.signal),
+  read: ({ query, request }, context, rt) => exportCollections(rt, context, query, request.signal),
 });

@@ -4,5 +4,5 @@ import { indexStatus } from '@/lib/server/reads/collections';
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/index/status',
   subject: 'collections',
-  read: (_, context) => indexStatus(context),
+  read: (_, context, rt) => indexStatus(rt, context),
 });

@@ -6,5 +6,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/providers/[id]',
   subject: 'provider',
   params: providerIdParams,
-  read: ({ params }, context) => viewProvider(context, params.id),
+  read: ({ params }, context, rt) => viewProvider(rt, context, params.id),
 });

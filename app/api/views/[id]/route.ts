@@ -7,9 +7,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/views/[id]',
   subject: 'collections',
   params: viewIdParams,
-  read: ({ params }, context) => getView(context, params.id),
+  read: ({ params }, context, rt) => getView(rt, context, params.id),
   write: {
-    PUT: { body: viewUpdateBody, run: ({ params, body }, context) => updateView(context, params.id, body) },
-    DELETE: { run: ({ params }, context) => deleteView(context, params.id) },
+    PUT: { body: viewUpdateBody, run: ({ params, body }, context, rt) => updateView(rt, context, params.id, body) },
+    DELETE: { run: ({ params }, context, rt) => deleteView(rt, context, params.id) },
   },
 });

@@ -7,5 +7,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/collections/[id]/history',
   subject: 'collection',
   params: collectionIdParams,
-  read: ({ params }, context) => collectionHistory(context, params.id),
+  read: ({ params }, context, rt) => collectionHistory(rt, context, params.id),
 });
