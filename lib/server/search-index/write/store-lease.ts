@@ -15,6 +15,9 @@ export type SyncState = AppDatabase['sync_state'];
  */
 const IN_USE_EVERY_MS = 3_600_000;
 
+/** The sync's rows and lease of one account's store (`createSyncRows`). */
+export type SyncRows = ReturnType<typeof createSyncRows>;
+
 export function createSyncRows({ db, account, connection, now: databaseNow }: StoreContext) {
   /** When this process last marked the account in use (the database's clock). */
   let markedInUse = -Infinity;
