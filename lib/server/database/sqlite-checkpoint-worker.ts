@@ -1,30 +1,25 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { announceStart } from '../threads/serve';
 
 /**
  * The index's WAL checkpoints, on a thread of their own (sqlite-checkpoints.ts): every `everyMs` a passive
  * checkpoint copies what the writer appended to the WAL into the database file, beside the writer, never
  * waiting for it or a reader. It posts what it copied when it copied anything.
  */
-export type CheckpointReport = { checkpointed: { frames: number } } | { failed: { message: string; code?: string } };
+export type CheckpointReport = { checkpointed: { frames: number } };
 
 const { path, everyMs } = workerData as { path: string; everyMs: number };
 let db: Database.Database | null = null;
-try {
+announceStart(() => {
   db = new Database(path, { fileMustExist: true });
   // It writes pages the WAL already holds: the file's durability is the writer's (synchronous = OFF there too).
   db.pragma('synchronous = OFF');
-} catch (error) {
-  const e = error as { message?: string; code?: string };
-  const failure: CheckpointReport = {
-    failed: { message: String(e.message ?? error), ...(e.code ? { code: e.code } : {}) },
-  };
-  parentPort!.postMessage(failure);
-}
+});
 
 let backfilled = 0;
 if (db) {
-  const checkpoint = db.prepare('pragma wal_checkpoint(PASSIVE)');
+  const checkpoint = (db as Database.Database).prepare('pragma wal_checkpoint(PASSIVE)');
   setInterval(() => {
     try {
       const { checkpointed } = checkpoint.get() as { busy: number; log: number; checkpointed: number };

@@ -1,7 +1,8 @@
 import 'server-only';
 import { Worker } from 'node:worker_threads';
 import type { CheckpointReport } from './sqlite-checkpoint-worker';
-import { bundled, sourceThread } from './threads';
+import { startClient } from '../threads/client';
+import { sibling } from '../threads/start';
 
 /**
  * The WAL's checkpoints off the writer's thread. SQLite copies the WAL back into the database file when a
@@ -22,14 +23,6 @@ export function checkpointThread(
   path: string,
   { everyMs = EVERY_MS, onFailure = () => {} }: { everyMs?: number; onFailure?: (why: string) => void } = {},
 ) {
-  const workerData = { path, everyMs };
-  const worker = bundled()
-    ? new Worker(new URL('./sqlite-checkpoint-worker.ts', import.meta.url), { workerData })
-    : sourceThread(import.meta.url.replace(/sqlite-checkpoints\.ts$/, 'sqlite-checkpoint-worker.ts'), {
-        workerData,
-      });
-  // Never what keeps a process alive.
-  worker.unref();
   const stats: CheckpointStats = { frames: 0 };
   let closing = false;
   let failed = false;
@@ -39,22 +32,23 @@ export function checkpointThread(
     failed = true;
     onFailure(why);
   };
-  worker.on('message', (report: CheckpointReport) => {
-    if ('failed' in report) {
-      fail(report.failed.message);
-      void worker.terminate();
-      return;
-    }
-    stats.frames += report.checkpointed.frames;
+  const client = startClient<never, never>({
+    name: 'the checkpoint thread',
+    bundled: (options) => new Worker(new URL('./sqlite-checkpoint-worker.ts', import.meta.url), { ...options }),
+    source: sibling(import.meta.url, 'sqlite-checkpoint-worker.ts'),
+    workerData: { path, everyMs },
+    onDown: ({ reason, error }) => fail(reason === 'stopped' ? 'the checkpoint thread stopped' : error.message),
   });
-  worker.on('error', (error) => fail(error.message));
-  worker.on('exit', () => fail('the checkpoint thread stopped'));
+  // Never what keeps a process alive (it is sent no requests: the client leaves it unreferenced).
+  client.worker.on('message', (report: CheckpointReport | object) => {
+    if ('checkpointed' in report) stats.frames += report.checkpointed.frames;
+  });
   return {
     /** What the thread copied so far (for the operator's metrics and tests). */
     stats: (): CheckpointStats & { running: boolean } => ({ ...stats, running: !failed && !closing }),
     async close(): Promise<void> {
       closing = true;
-      await worker.terminate();
+      await client.end(new Error('the checkpoint thread is closed'));
     },
   };
 }

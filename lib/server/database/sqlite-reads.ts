@@ -1,19 +1,11 @@
 import 'server-only';
 import { Worker } from 'node:worker_threads';
-import {
-  CompiledQuery,
-  Kysely,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type QueryResult,
-} from 'kysely';
+import type { CompiledQuery, DatabaseConnection, Driver, Kysely, QueryResult } from 'kysely';
+import { startClient, type ThreadClient } from '../threads/client';
+import { sibling } from '../threads/start';
 import type { AppDatabase } from './schema';
-import type { ReadAnswer, ReadJob, ReadStartFailure } from './sqlite-read-worker';
-import { bundled, sourceThread } from './threads';
+import type { ReadJob } from './sqlite-read-worker';
+import { threadKysely } from './thread-kysely';
 
 /**
  * The index's SQLite reads off the request thread: a Kysely dialect whose statements run on a small pool of
@@ -47,62 +39,30 @@ type Pending = {
 
 /** What the pool's queue holds now, and how long its reads waited for a thread since it opened (metrics). */
 export type ReadStats = { waiting: number; started: number; waitedMs: number };
-type Thread = { worker: Worker; ready: boolean; busy: Pending | null; timer: NodeJS.Timeout | null };
+type Thread = { client: ThreadClient<ReadJob, unknown[]>; busy: Pending | null; timer: NodeJS.Timeout | null };
 
 /**
  * One thread by default: beside the request thread it takes the second core of a small server, and each
- * thread is resident memory of its own (two put the dashboard's peak under load at 519 MB, one thread
- * none at 469 MB before them; the budget is 500 MB). A second broad search waits for the first (2 s at most).
+ * thread is resident memory of its own (a second one put the dashboard's peak under load past its memory
+ * budget). A second broad search waits for the first (2 s at most).
  */
-/** How long a reads thread may take to open its file before it is given up on. */
-const START_MS = 15_000;
-
 export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } = {}) {
   const queue: Pending[] = [];
   const pool: Thread[] = [];
-  let nextId = 1;
   let closed = false;
   const stats = { started: 0, waitedMs: 0 };
 
   function spawn(): Thread {
-    // A built server runs the bundled thread; tests and scripts this file's TypeScript sibling (threads.ts).
-    const worker = bundled()
-      ? new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path }, resourceLimits })
-      : sourceThread(import.meta.url.replace(/sqlite-reads\.ts$/, 'sqlite-read-worker.ts'), {
-          workerData: { path },
-          resourceLimits,
-        });
-    const thread: Thread = { worker, ready: false, busy: null, timer: null };
-    // A thread that neither starts nor fails (its module or its file never loads) is given up on as if it failed.
-    thread.timer = setTimeout(() => {
-      if (thread.ready) return;
-      replace(thread, new Error(`The index reads thread did not start within ${START_MS} ms`));
-      void worker.terminate();
-    }, START_MS);
-    thread.timer.unref();
-    worker.on('message', (answer: ReadAnswer | ReadStartFailure | 'ready') => {
-      if (typeof answer === 'object' && 'failed' in answer) {
-        replace(thread, Object.assign(new Error(answer.failed.message), { code: answer.failed.code }));
-        void worker.terminate();
-        return;
-      }
-      if (answer === 'ready') {
-        settle(thread);
-        thread.ready = true;
-        pump();
-        return;
-      }
-      const pending = thread.busy;
-      if (!pending || pending.job.id !== answer.id) return;
-      settle(thread);
-      if ('rows' in answer) pending.resolve(answer.rows);
-      else pending.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
-      pump();
+    const thread = { busy: null, timer: null } as unknown as Thread;
+    thread.client = startClient<ReadJob, unknown[]>({
+      name: 'the index reads thread',
+      bundled: (options) => new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { ...options }),
+      source: sibling(import.meta.url, 'sqlite-read-worker.ts'),
+      workerData: { path },
+      resourceLimits,
+      onReady: pump,
+      onDown: ({ error, ready }) => replace(thread, error, ready),
     });
-    worker.on('error', (error) => replace(thread, error));
-    worker.on('exit', () => replace(thread, new Error('The index reads thread stopped')));
-    // Idle threads never keep the process alive; one with work to do (or about to) does (`pump`).
-    worker.unref();
     return thread;
   }
 
@@ -113,21 +73,19 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
   }
 
   /**
-   * A thread that died or was ended: its statement fails, a new thread takes its place. One that died
-   * before it was ready (its file or its module could not be opened) fails every statement waiting, with
-   * why, and is replaced at the next read: waiting on threads that fail the same way hung a page for good,
-   * and spawning them again at once was a loop.
+   * A thread that died or was ended: its statement failed with it (the client rejected it), a new thread
+   * takes its place. One that died before it was ready (its file or its module could not be opened) fails
+   * every statement waiting, with why, and is replaced at the next read: waiting on threads that fail the
+   * same way hung a page for good, and spawning them again at once was a loop.
    */
-  function replace(thread: Thread, error: Error) {
+  function replace(thread: Thread, error: Error, wasReady: boolean) {
     const index = pool.indexOf(thread);
     if (index < 0) return;
-    const pending = thread.busy;
     settle(thread);
     pool.splice(index, 1);
-    pending?.reject(error);
-    if (!thread.ready) {
+    if (!wasReady) {
       // Threads that did start serve what waits; with none, it fails now.
-      if (!pool.some((t) => t.ready)) for (const waiting of queue.splice(0)) waiting.reject(error);
+      if (!pool.some((t) => t.client.ready)) for (const waiting of queue.splice(0)) waiting.reject(error);
       pump();
       return;
     }
@@ -138,24 +96,33 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
   function pump() {
     // Work waiting or under way keeps the process alive until it is answered (a script's last read too).
     for (const thread of pool) {
-      if (queue.length || thread.busy) thread.worker.ref();
-      else thread.worker.unref();
+      if (queue.length || thread.busy) thread.client.worker.ref();
+      else thread.client.worker.unref();
     }
     for (const thread of pool) {
-      if (!thread.ready || thread.busy || !queue.length) continue;
+      if (!thread.client.ready || thread.busy || !queue.length) continue;
       const pending = queue.shift()!;
       stats.started++;
       stats.waitedMs += performance.now() - pending.queuedAt;
       thread.busy = pending;
       thread.timer = setTimeout(() => {
+        if (thread.busy !== pending) return;
         const error = Object.assign(new Error(`An index read ran past ${timeoutMs} ms`), { code: READ_TIMEOUT_CODE });
-        const stuck = thread.busy;
-        if (stuck !== pending) return;
-        replace(thread, error);
-        void thread.worker.terminate();
+        void thread.client.end(error);
       }, timeoutMs);
-      thread.worker.ref();
-      thread.worker.postMessage(pending.job);
+      thread.client.worker.ref();
+      thread.client.request(pending.job).then(
+        (rows) => {
+          settle(thread);
+          pending.resolve(rows);
+          pump();
+        },
+        (error: Error) => {
+          if (thread.busy === pending) settle(thread);
+          pending.reject(error);
+          pump();
+        },
+      );
     }
   }
 
@@ -172,7 +139,7 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
       while (pool.length < threads) pool.push(spawn());
       return new Promise((resolve, reject) => {
         const pending = {
-          job: { id: nextId++, sql, parameters: [...parameters] },
+          job: { sql, parameters: [...parameters] },
           resolve,
           reject,
           queuedAt: performance.now(),
@@ -189,7 +156,7 @@ export function createReadPool(path: string, { threads = 1, timeoutMs = 2_000 } 
     async close(): Promise<void> {
       closed = true;
       for (const p of queue.splice(0)) p.reject(readsClosed());
-      await Promise.all(pool.splice(0).map((t) => t.worker.terminate()));
+      await Promise.all(pool.splice(0).map((t) => t.client.end(readsClosed())));
     },
   };
 }
@@ -244,13 +211,7 @@ const pools = new WeakMap<Kysely<AppDatabase>, ReadPool>();
 export const readStats = (db: Kysely<AppDatabase>): ReadStats | null => pools.get(db)?.stats() ?? null;
 
 function poolKysely(pool: ReadPool, first: boolean, forget?: () => void): Kysely<AppDatabase> {
-  const dialect: Dialect = {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new PoolDriver(pool, first, forget),
-    createIntrospector: (db) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-  };
-  return new Kysely<AppDatabase>({ dialect });
+  return threadKysely(() => new PoolDriver(pool, first, forget));
 }
 
 /** A Kysely of the index's SQLite file whose statements run on the read pool (read-only). */

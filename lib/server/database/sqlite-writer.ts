@@ -1,18 +1,11 @@
 import 'server-only';
 import { Worker } from 'node:worker_threads';
-import {
-  CompiledQuery,
-  Kysely,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type DatabaseConnection,
-  type Driver,
-  type QueryResult,
-} from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, type Kysely, type QueryResult } from 'kysely';
+import { startClient } from '../threads/client';
+import { sibling } from '../threads/start';
 import type { AppDatabase } from './schema';
-import type { WriteAnswer, WriteJob, WriteStartFailure } from './sqlite-write-worker';
-import { bundled, sourceThread } from './threads';
+import type { WriteAnswer, WriteJob } from './sqlite-write-worker';
+import { threadKysely } from './thread-kysely';
 
 /**
  * The application's SQLite connection on a thread of its own (sqlite-write-worker.ts): a Kysely dialect
@@ -39,89 +32,51 @@ export const WRITER_STOPPED_CODE = 'INDEX_WRITER_STOPPED';
 export const WRITER_CLOSED_CODE = 'INDEX_WRITER_CLOSED';
 
 type WriteResult = { rows: unknown[] } | { changes: number; lastInsertRowid: number | bigint };
-type Pending = { resolve: (result: WriteResult) => void; reject: (error: Error) => void };
 
 /** How long the thread may take to close its connection (a statement in flight first ends) before it is ended. */
 const CLOSE_MS = 10_000;
 
+const stoppedError = (error: Error) => Object.assign(error, { code: WRITER_STOPPED_CODE });
+
 export function createWriterThread(path: string, pragmas: string[]) {
-  const workerData = { path, pragmas };
-  // A built server runs the bundled thread; tests and scripts this file's TypeScript sibling (threads.ts).
-  const worker = bundled()
-    ? new Worker(new URL('./sqlite-write-worker.ts', import.meta.url), { workerData })
-    : sourceThread(import.meta.url.replace(/sqlite-writer\.ts$/, 'sqlite-write-worker.ts'), { workerData });
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
-  let failure: Error | null = null;
-  let closing: Promise<void> | null = null;
-
-  /** Work sent and not answered keeps the process alive (a script's last write too); an idle thread never does. */
-  const keepAlive = () => (pending.size ? worker.ref() : worker.unref());
-  keepAlive();
-
-  const fail = (error: Error) => {
-    if (failure) return;
-    failure = error;
-    for (const p of pending.values()) p.reject(error);
-    pending.clear();
-    keepAlive();
-  };
-  const stopped = (why: string) =>
-    Object.assign(new Error(`The index writer's thread ${why}`), { code: WRITER_STOPPED_CODE });
-
-  worker.on('message', (answer: WriteAnswer | WriteStartFailure | 'ready') => {
-    if (answer === 'ready') return;
-    if ('failed' in answer) {
-      fail(Object.assign(new Error(answer.failed.message), { code: answer.failed.code, atOpen: true }));
-      void worker.terminate();
-      return;
-    }
-    const waiting = pending.get(answer.id);
-    if (!waiting) return;
-    pending.delete(answer.id);
-    keepAlive();
-    if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
-    else if ('closed' in answer) waiting.resolve({ rows: [] });
-    else waiting.resolve(answer);
+  const client = startClient<WriteJob, WriteAnswer>({
+    name: "the index writer's thread",
+    bundled: (options) => new Worker(new URL('./sqlite-write-worker.ts', import.meta.url), { ...options }),
+    source: sibling(import.meta.url, 'sqlite-write-worker.ts'),
+    workerData: { path, pragmas },
+    background: true,
+    // A file it could not open keeps SQLite's code (and `atOpen`); any other end reads as unreachable.
+    errorFor: ({ reason, error }) => (reason === 'open' ? error : stoppedError(error)),
   });
-  worker.on('error', (error) => fail(stopped(`failed: ${error.message}`)));
-  worker.on('exit', () => fail(stopped('stopped')));
-
-  function send(job: Omit<WriteJob, 'id'>): Promise<WriteResult> {
-    if (failure) return Promise.reject(failure);
-    return new Promise((resolve, reject) => {
-      const id = nextId++;
-      // Sent first: a parameter that cannot be copied to the thread throws here, and nothing waits for it.
-      worker.postMessage({ ...job, id });
-      pending.set(id, { resolve, reject });
-      keepAlive();
-    });
-  }
+  let closing: Promise<void> | null = null;
 
   return {
     /**
      * Runs one statement on the writer's thread, after every statement sent before it (`ahead`: its caller
      * does not wait for it; see `WriteJob`).
      */
-    run(sql: string, parameters: readonly unknown[], ahead = false): Promise<WriteResult> {
+    async run(sql: string, parameters: readonly unknown[], ahead = false): Promise<WriteResult> {
       if (closing)
-        return Promise.reject(
-          Object.assign(new Error("The index writer's connection is closed"), { code: WRITER_CLOSED_CODE }),
-        );
-      return send({ sql, parameters: [...parameters], ...(ahead ? { ahead: true as const } : {}) });
+        throw Object.assign(new Error("The index writer's connection is closed"), { code: WRITER_CLOSED_CODE });
+      const answer = await client.request({
+        sql,
+        parameters: [...parameters],
+        ...(ahead ? { ahead: true as const } : {}),
+      });
+      return 'closed' in answer ? { rows: [] } : answer;
     },
     /** Closes the connection on its thread (after what was sent before), then ends the thread. */
     close(): Promise<void> {
       closing ??= (async () => {
-        if (!failure) {
+        if (!client.down) {
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([
-            send({ close: true }).catch(() => {}),
+            client.request({ close: true }).catch(() => {}),
             new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_MS))),
           ]);
           clearTimeout(timer);
         }
-        await worker.terminate();
+        await client.end(new Error("The index writer's thread stopped"));
       })();
       return closing;
     },
@@ -246,12 +201,5 @@ class WriterDriver implements Driver {
 
 /** A Kysely of the SQLite file at `path` whose statements run on a writer's thread of their own. */
 export function sqliteWriter(path: string, pragmas: string[]): Kysely<AppDatabase> {
-  return new Kysely<AppDatabase>({
-    dialect: {
-      createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new WriterDriver(() => createWriterThread(path, pragmas)),
-      createIntrospector: (db) => new SqliteIntrospector(db),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
-    },
-  });
+  return threadKysely(() => new WriterDriver(() => createWriterThread(path, pragmas)));
 }

@@ -15,6 +15,7 @@ import type { OpenerJob } from './index-export-opener';
 import type { ExportJob, WorkerMessage } from './index-export-worker';
 import { abortableSleep, livePages, PAGE_SIZE } from './live-pages';
 import type { Runtime } from '../runtime';
+import { sibling, startThread } from '../threads/start';
 
 /**
  * `GET /api/export/collections.csv` (contract section 8): the view the user is
@@ -130,18 +131,29 @@ async function fromIndex(rt: Runtime, input: ExportInput, signal: AbortSignal): 
   // young generation it collected ~120 times a second and ran a full collection ~6 times a second, whose
   // optimised code went with them: V8's shared threads (at the process's priority, not the worker's nice
   // 10) spent two thirds of their time compiling csv-stringify and the decipher again. 16 MB, 1,000,000
-  // rows with contacts from PostgreSQL, six runs: 16.6-18.3k -> 22.6-30.9k rows/s, RSS growth +50 -> +62-74
-  // MB (32 MB: 30k rows/s, +85 MB). bench/README "The export's opener and its garbage".
+  // rows with contacts: a larger young generation was faster for a little more memory (decision record 0020).
   const openerLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 32 };
-  const reader = new Worker(new URL('./index-export-worker.ts', import.meta.url), {
+  // Background work (nice 10): the rows' CPU never slows the pages people wait on. Their messages are a
+  // stream of chunks over a port of their own, paced by credits, not the threads' request and answer.
+  const reader = startThread({
+    name: "the export's reader",
+    bundled: (options) => new Worker(new URL('./index-export-worker.ts', import.meta.url), { ...options }),
+    source: sibling(import.meta.url, 'index-export-worker.ts'),
     workerData: job,
     transferList: [port1],
     resourceLimits: readerLimits,
+    serverOnly: true,
+    background: true,
   });
-  const opener = new Worker(new URL('./index-export-opener.ts', import.meta.url), {
+  const opener = startThread({
+    name: "the export's opener",
+    bundled: (options) => new Worker(new URL('./index-export-opener.ts', import.meta.url), { ...options }),
+    source: sibling(import.meta.url, 'index-export-opener.ts'),
     workerData: openerJob,
     transferList: [port2],
     resourceLimits: openerLimits,
+    serverOnly: true,
+    background: true,
   });
   const next = inbox([reader, opener]);
   let finished = false;

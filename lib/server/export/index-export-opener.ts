@@ -1,6 +1,6 @@
 import 'server-only';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { lowerThreadPriority } from '../database/thread-priority';
+import { backgroundThread } from '../threads/serve';
 import { blindKeys } from '../search-index/shared/blind';
 import type { ExportRow } from '../search-index/read';
 import type { RawChunk, WorkerMessage } from './index-export-worker';
@@ -27,7 +27,7 @@ export type OpenerJob = {
 };
 
 const job = workerData as OpenerJob;
-lowerThreadPriority();
+backgroundThread();
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 const keys = blindKeys(job.secret);
 const encoder = new TextEncoder();

@@ -3,8 +3,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { backgroundThread } from '../threads/serve';
 import { postgresConfig, type DatabaseTarget } from '../database/connect';
-import { lowerThreadPriority } from '../database/thread-priority';
 
 /**
  * The index export's reader, in a worker thread: the query on a read-only
@@ -30,7 +30,7 @@ export type WorkerMessage =
   | { type: 'error'; message: string };
 
 const job = workerData as ExportJob;
-lowerThreadPriority();
+backgroundThread();
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 
 /** Hands out the rows a chunk per message from the opener, until `next` says there are no more. */

@@ -1,18 +1,17 @@
 import 'server-only';
 import { Worker } from 'node:worker_threads';
 import type { Collection } from '@/lib/api/schemas';
-import { bundled, sourceThread } from '../../database/threads';
+import { startClient, type ThreadClient } from '../../threads/client';
+import { sibling } from '../../threads/start';
 import type { Prepared } from './prepare';
-import type { PrepareAnswer, PrepareJob, PrepareRequest } from './prepare-worker';
+import type { PrepareJob } from './prepare-worker';
 
 /**
  * A first scan's records prepared on a thread of its own (prepare-worker.ts), beside the request thread
  * that reads the upstream's pages and sends the writes, and the writer's thread that runs them. Started at
  * the first page it is given and ended after `IDLE_MS` without one: a first scan (or a rebuild) keeps it,
  * the rescans after it (whose few changed records the request thread prepares) do not.
- *
- * Measured on a first sync of 1,000,000 collections (2026-11-29, bench/README): preparing was ~40 % of the
- * request thread's time, the thread every step waits on.
+ * Preparing is a large share of the request thread's CPU in a first scan (decision record 0011).
  */
 export type PrepareThread = {
   /** The records prepared, in order; rejects when the thread failed or was closed (the caller prepares them). */
@@ -39,9 +38,7 @@ const GIVE_UP_AFTER = 3;
 export function prepareThread(job: PrepareJob, options: { idleMs?: number; answerMs?: number } = {}): PrepareThread {
   const idleMs = options.idleMs ?? IDLE_MS;
   const answerMs = options.answerMs ?? ANSWER_MS;
-  let worker: Worker | null = null;
-  let nextId = 0;
-  const waiting = new Map<number, { resolve(made: Prepared[]): void; reject(error: unknown): void }>();
+  let client: ThreadClient<Collection[], Prepared[]> | null = null;
   let idle: NodeJS.Timeout | null = null;
   /** The oldest page's deadline (every answer moves it on: pages are answered in order). */
   let deadline: NodeJS.Timeout | null = null;
@@ -49,96 +46,88 @@ export function prepareThread(job: PrepareJob, options: { idleMs?: number; answe
   let failures = 0;
   let prepared = 0;
 
-  const failAll = (error: unknown) => {
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-  };
   const clear = (timer: NodeJS.Timeout | null) => {
     if (timer) clearTimeout(timer);
     return null;
   };
+  const waiting = () => client?.waiting ?? 0;
 
   /** Ends the thread now up, failing what it held: `unasked` (it failed or is stuck) counts toward giving up. */
-  function end(error: unknown, unasked: boolean) {
-    const ending = worker;
-    worker = null;
+  function end(error: Error, unasked: boolean) {
+    const ending = client;
+    client = null;
     idle = clear(idle);
     deadline = clear(deadline);
     if (unasked) failures++;
-    failAll(error);
-    return ending?.terminate();
+    return ending?.end(error);
   }
 
   function watch() {
     deadline = clear(deadline);
-    if (!waiting.size) return;
+    if (!waiting()) return;
     deadline = setTimeout(() => void end(new Error('the preparing thread did not answer'), true), answerMs);
     deadline.unref();
   }
 
-  function start(): Worker {
-    const started = bundled()
-      ? new Worker(new URL('./prepare-worker.ts', import.meta.url), { workerData: job })
-      : // Sources (tests, scripts): the thread resolves `server-only` as the server does.
-        sourceThread(import.meta.url.replace(/prepare-thread\.ts$/, 'prepare-worker.ts'), {
-          workerData: job,
-          execArgv: ['--conditions=react-server'],
-        });
-    started.on('message', (answer: PrepareAnswer) => {
-      const asked = waiting.get(answer.id);
-      if (!asked || worker !== started) return;
-      waiting.delete(answer.id);
-      if ('error' in answer) asked.reject(new Error(answer.error));
-      else {
-        prepared += answer.prepared.length;
-        asked.resolve(answer.prepared);
-      }
-      watch();
-      if (!waiting.size) restAfterIdle();
+  function start() {
+    const started = startClient<Collection[], Prepared[]>({
+      name: 'the preparing thread',
+      bundled: (options) => new Worker(new URL('./prepare-worker.ts', import.meta.url), { ...options }),
+      source: sibling(import.meta.url, 'prepare-worker.ts'),
+      workerData: job,
+      serverOnly: true,
+      background: true,
+      // Only the thread now up: one ended when idle (or closed) leaves what is waiting be.
+      onDown: ({ error }) => {
+        if (client === started) void end(error, true);
+      },
     });
-    // Only the thread now up: one ended when idle (or closed) leaves what is waiting be.
-    const failed = (error: unknown) => {
-      if (worker === started) void end(error, true);
-    };
-    started.on('error', failed);
-    started.on('messageerror', failed);
-    started.on('exit', () => failed(new Error('the preparing thread ended')));
     return started;
   }
 
-  /** Idle, the thread no longer keeps the process alive, and ends after `idleMs`. */
+  /** Idle, the thread ends after `idleMs` (an idle thread never keeps the process alive). */
   function restAfterIdle() {
-    worker?.unref();
     idle = clear(idle);
     idle = setTimeout(() => {
       idle = null;
-      if (!waiting.size) void end(new Error('the preparing thread ended when idle'), false);
+      if (!waiting()) void end(new Error('the preparing thread ended when idle'), false);
     }, idleMs);
     idle.unref();
   }
+
+  const answered = () => {
+    watch();
+    if (!waiting()) restAfterIdle();
+  };
 
   return {
     prepare(records) {
       if (closed) return Promise.reject(new Error('the preparing thread is closed'));
       if (failures >= GIVE_UP_AFTER) return Promise.reject(new Error('the preparing thread failed'));
       idle = clear(idle);
-      worker ??= start();
-      // A page waited for keeps the process alive until it is answered.
-      worker.ref();
-      const id = nextId++;
-      const answer = new Promise<Prepared[]>((resolve, reject) => waiting.set(id, { resolve, reject }));
+      const thread = (client ??= start());
+      let answer: Promise<Prepared[]>;
       try {
-        worker.postMessage({ id, records } satisfies PrepareRequest);
+        answer = thread.request(records);
       } catch (error) {
         // What cannot be handed to a thread (a record holding a function) is the caller's to prepare.
-        waiting.delete(id);
-        if (!waiting.size) restAfterIdle();
+        if (!waiting()) restAfterIdle();
         return Promise.reject(error);
       }
       if (!deadline) watch();
-      return answer;
+      return answer.then(
+        (made) => {
+          prepared += made.length;
+          if (client === thread) answered();
+          return made;
+        },
+        (error: Error) => {
+          if (client === thread) answered();
+          throw error;
+        },
+      );
     },
-    running: () => worker !== null,
+    running: () => client !== null,
     prepared: () => prepared,
     async close() {
       closed = true;
