@@ -1,5 +1,5 @@
 import 'server-only';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry from 'p-retry';
 import type { z } from 'zod';
 import { parseBody, type ParsedBody } from '@/lib/api/envelopes';
@@ -82,146 +82,199 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 const parseHere = <T>(schema: z.ZodType<T>, bytes: ArrayBuffer) => Promise.resolve(parseBody(schema, bytes));
 
+/** What every call of one client shares: its options and what was made of them once. */
+type Client = {
+  options: UpstreamOptions;
+  retryDelayMs: number;
+  headers: Record<string, string>;
+  /** The turn each attempt waits for: at most `maxConcurrent` in flight. */
+  limit: LimitFunction;
+};
+
+/** One call as its attempts see it: where it goes, its signal, its log fields, and how many were made. */
+type Call = {
+  kind: UpstreamRequest['kind'];
+  url: string;
+  subject: ErrorSubject;
+  signal: AbortSignal;
+  log: Record<string, unknown>;
+  attempts: number;
+};
+
 export function createUpstreamClient(options: UpstreamOptions) {
-  const { baseUrl, key, keyHeader, timeoutMs } = options;
-  const retryDelayMs = options.retryDelayMs ?? 100;
-  const headers = {
-    Accept: 'application/json',
-    [keyHeader]: keyHeader.toLowerCase() === 'authorization' ? `Bearer ${key}` : key,
+  const { key, keyHeader } = options;
+  const client: Client = {
+    options,
+    retryDelayMs: options.retryDelayMs ?? 100,
+    headers: {
+      Accept: 'application/json',
+      [keyHeader]: keyHeader.toLowerCase() === 'authorization' ? `Bearer ${key}` : key,
+    },
+    limit: pLimit(options.maxConcurrent ?? 32),
   };
-  const limit = pLimit(options.maxConcurrent ?? 32);
-
-  /**
-   * What of an upstream body goes to the log: an error envelope's message (no
-   * key, at most 200 characters), never a record, which carries customers' PII.
-   */
-  const describeBody = (text: string) => {
-    try {
-      const message = (JSON.parse(text) as { message?: unknown }).message;
-      if (typeof message === 'string') return { upstreamMessage: message.split(key).join('[redacted]').slice(0, 200) };
-    } catch {
-      // not JSON
-    }
-    return { bodyBytes: Buffer.byteLength(text) };
-  };
-
-  async function attempt<T>(
-    kind: UpstreamRequest['kind'],
-    url: string,
-    subject: ErrorSubject,
-    schema: z.ZodType<T>,
-    signal: AbortSignal,
-    log: Record<string, unknown>,
-  ): Promise<T> {
-    let response: Response;
-    const started = performance.now();
-    try {
-      response = await fetch(url, { headers, signal, redirect: 'manual', cache: 'no-store' });
-    } catch (cause) {
-      if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
-      const reason = (cause as { cause?: { code?: string; message?: string } }).cause;
-      logger.warn({ ...log, err: reason?.code ?? reason?.message ?? String(cause) }, 'upstream unreachable');
-      throw new TransientFailure(AppError.of('upstream_unreachable', subject));
-    }
-    const bytes = await response.arrayBuffer().catch(() => {
-      if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
-      throw new TransientFailure(AppError.of('upstream_unreachable', subject));
-    });
-    const status = response.status;
-    const ms = Math.round(performance.now() - started);
-    if (status === 200) {
-      const parsed = await (options.parse ?? parseHere)(schema, bytes, kind);
-      if (!parsed.ok && parsed.reason === 'json') {
-        logger.error({ ...log, status, ms, bodyBytes: bytes.byteLength }, 'upstream answered with invalid JSON');
-        throw AppError.of('upstream_invalid', subject);
-      }
-      if (!parsed.ok) {
-        logger.error({ ...log, status, ms, field: parsed.field }, 'upstream answer breaks the schema');
-        throw AppError.of('upstream_invalid', subject);
-      }
-      // Every request of the sync is one: at debug, so a terminal shows what a person needs (LOG_LEVEL=debug).
-      logger.debug({ ...log, status, ms }, 'upstream ok');
-      return parsed.data;
-    }
-    const text = new TextDecoder().decode(bytes);
-    // A user's lookup of an unknown id or another account's is theirs, not the upstream's fault.
-    const level = status === 404 || status === 403 ? 'info' : 'warn';
-    logger[level]({ ...log, status, ms, ...describeBody(text) }, 'upstream error');
-    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-    if (status === 401) throw AppError.of('upstream_auth', subject);
-    if (status === 403) throw AppError.of('forbidden', subject);
-    if (status === 404) throw AppError.of('not_found', subject);
-    if (status === 429) throw AppError.of('rate_limited', subject, { retryAfter });
-    if (status === 502 || status === 503 || status === 504)
-      throw new TransientFailure(AppError.of('upstream_error', subject));
-    if (status >= 400 && status < 500) throw AppError.of('upstream_rejected', subject);
-    throw AppError.of('upstream_error', subject);
-  }
 
   /** GETs one of the three upstream resources and parses it with `schema`. */
-  async function get<T>(
+  function get<T>(
     request: UpstreamRequest,
     schema: z.ZodType<T>,
     context: { requestId?: string } = {},
     /** Ends the request early (a cancelled export); reported as the abort, not as a timeout. */
     cancel?: AbortSignal,
   ): Promise<T> {
-    const subject = SUBJECT[request.kind];
-    const url = upstreamUrl(baseUrl, request);
-    // A deadline cleared as soon as the call ends: `AbortSignal.timeout` keeps its signal, and everything the
-    // request's listeners hold (the whole request), alive for the full timeout. At 500 requests a second and a
-    // 10 s timeout that was 5,000 finished requests in the heap (the load test's 905 MB).
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException('The upstream deadline passed', 'TimeoutError')),
-      timeoutMs,
-    );
-    timer.unref();
-    const signal = cancel ? AbortSignal.any([deadline.signal, cancel]) : deadline.signal;
-    const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
-    const started = performance.now();
-    let attempts = 0;
-    let outcome = 'ok';
-    try {
-      const run = (n: number) =>
-        limit(() => {
-          if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
-          attempts = n;
-          return attempt(request.kind, url, subject, schema, signal, { ...log, attempt: n });
-        });
-      const answer = await pRetry(run, {
-        retries: 2,
-        minTimeout: retryDelayMs,
-        maxTimeout: retryDelayMs * 4,
-        randomize: true,
-        signal,
-        shouldRetry: ({ error }) => error instanceof TransientFailure && !signal.aborted,
-      });
-      // What the upstream sent that the seed does not describe (a microsecond a record; never throws into a read).
-      try {
-        options.observe?.answer?.(request.kind, answer);
-      } catch {
-        // The report is a bystander.
-      }
-      return answer;
-    } catch (error) {
-      const failure = (() => {
-        if (cancel?.aborted) return cancel.reason as unknown;
-        if (error instanceof TransientFailure) return error.final;
-        if (error instanceof AppError) return error;
-        if (signal.aborted) return AppError.of('upstream_timeout', subject, { timeoutMs });
-        logger.error({ ...log, err: String(error) }, 'upstream call failed unexpectedly');
-        return AppError.of('upstream_error', subject);
-      })();
-      outcome = cancel?.aborted ? 'cancelled' : failure instanceof AppError ? failure.code : 'upstream_error';
-      throw failure;
-    } finally {
-      clearTimeout(timer);
-      options.observe?.read?.(request.kind, outcome, (performance.now() - started) / 1000, attempts);
-    }
+    return getWith(client, request, schema, context, cancel);
   }
 
   return { get };
 }
 
 export type UpstreamClient = ReturnType<typeof createUpstreamClient>;
+
+/** A call: its deadline, its attempts under the client's limit and retries, and what it tells the observers. */
+async function getWith<T>(
+  client: Client,
+  request: UpstreamRequest,
+  schema: z.ZodType<T>,
+  context: { requestId?: string },
+  cancel: AbortSignal | undefined,
+): Promise<T> {
+  const { timeoutMs, observe } = client.options;
+  const subject = SUBJECT[request.kind];
+  const url = upstreamUrl(client.options.baseUrl, request);
+  // A deadline cleared as soon as the call ends: `AbortSignal.timeout` keeps its signal, and everything the
+  // request's listeners hold (the whole request), alive for the full timeout: under load, thousands of
+  // finished requests kept in the heap (decision 0021).
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException('The upstream deadline passed', 'TimeoutError')),
+    timeoutMs,
+  );
+  timer.unref();
+  const signal = cancel ? AbortSignal.any([deadline.signal, cancel]) : deadline.signal;
+  const log = { requestId: context.requestId, upstream: request.kind, id: 'id' in request ? request.id : undefined };
+  const call: Call = { kind: request.kind, url, subject, signal, log, attempts: 0 };
+  const started = performance.now();
+  let outcome = 'ok';
+  try {
+    const answer = await withRetries(client, call, schema);
+    // What the upstream sent that the seed does not describe (a microsecond a record; never throws into a read).
+    try {
+      observe?.answer?.(request.kind, answer);
+    } catch {
+      // The report is a bystander.
+    }
+    return answer;
+  } catch (error) {
+    const failure = failureOf(error, call, cancel, timeoutMs);
+    outcome = cancel?.aborted ? 'cancelled' : failure instanceof AppError ? failure.code : 'upstream_error';
+    throw failure;
+  } finally {
+    clearTimeout(timer);
+    observe?.read?.(request.kind, outcome, (performance.now() - started) / 1000, call.attempts);
+  }
+}
+
+/** The call's attempts, each in its turn: at most three, the transient failures retried with jitter. */
+function withRetries<T>(client: Client, call: Call, schema: z.ZodType<T>): Promise<T> {
+  const { signal, subject } = call;
+  const { timeoutMs } = client.options;
+  const run = (n: number) =>
+    client.limit(() => {
+      if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
+      call.attempts = n;
+      return attempt(client, call, schema, { ...call.log, attempt: n });
+    });
+  return pRetry(run, {
+    retries: 2,
+    minTimeout: client.retryDelayMs,
+    maxTimeout: client.retryDelayMs * 4,
+    randomize: true,
+    signal,
+    shouldRetry: ({ error }) => error instanceof TransientFailure && !signal.aborted,
+  });
+}
+
+/** What a failed call throws: the cancel's reason, the attempt's error, the deadline, or an upstream_error. */
+function failureOf(error: unknown, call: Call, cancel: AbortSignal | undefined, timeoutMs: number): unknown {
+  if (cancel?.aborted) return cancel.reason as unknown;
+  if (error instanceof TransientFailure) return error.final;
+  if (error instanceof AppError) return error;
+  if (call.signal.aborted) return AppError.of('upstream_timeout', call.subject, { timeoutMs });
+  logger.error({ ...call.log, err: String(error) }, 'upstream call failed unexpectedly');
+  return AppError.of('upstream_error', call.subject);
+}
+
+/** One request and its answer: the parsed body, or a thrown AppError (a TransientFailure when worth repeating). */
+async function attempt<T>(client: Client, call: Call, schema: z.ZodType<T>, log: Record<string, unknown>): Promise<T> {
+  const { subject, signal } = call;
+  const { timeoutMs } = client.options;
+  let response: Response;
+  const started = performance.now();
+  try {
+    response = await fetch(call.url, { headers: client.headers, signal, redirect: 'manual', cache: 'no-store' });
+  } catch (cause) {
+    if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
+    const reason = (cause as { cause?: { code?: string; message?: string } }).cause;
+    logger.warn({ ...log, err: reason?.code ?? reason?.message ?? String(cause) }, 'upstream unreachable');
+    throw new TransientFailure(AppError.of('upstream_unreachable', subject));
+  }
+  const bytes = await response.arrayBuffer().catch(() => {
+    if (signal.aborted) throw AppError.of('upstream_timeout', subject, { timeoutMs });
+    throw new TransientFailure(AppError.of('upstream_unreachable', subject));
+  });
+  const status = response.status;
+  const ms = Math.round(performance.now() - started);
+  if (status === 200) return parsedAnswer(client, call, schema, bytes, { ...log, status, ms });
+  const text = new TextDecoder().decode(bytes);
+  // A user's lookup of an unknown id or another account's is theirs, not the upstream's fault.
+  const level = status === 404 || status === 403 ? 'info' : 'warn';
+  logger[level]({ ...log, status, ms, ...describeBody(text, client.options.key) }, 'upstream error');
+  throw errorOf(status, subject, parseRetryAfter(response.headers.get('retry-after')));
+}
+
+/** A 200's body, decoded and checked against `schema` where the options say; upstream_invalid when it breaks. */
+async function parsedAnswer<T>(
+  client: Client,
+  call: Call,
+  schema: z.ZodType<T>,
+  bytes: ArrayBuffer,
+  log: Record<string, unknown>,
+): Promise<T> {
+  const parsed = await (client.options.parse ?? parseHere)(schema, bytes, call.kind);
+  if (!parsed.ok && parsed.reason === 'json') {
+    logger.error({ ...log, bodyBytes: bytes.byteLength }, 'upstream answered with invalid JSON');
+    throw AppError.of('upstream_invalid', call.subject);
+  }
+  if (!parsed.ok) {
+    logger.error({ ...log, field: parsed.field }, 'upstream answer breaks the schema');
+    throw AppError.of('upstream_invalid', call.subject);
+  }
+  // Every request of the sync is one: at debug, so a terminal shows what a person needs (LOG_LEVEL=debug).
+  logger.debug(log, 'upstream ok');
+  return parsed.data;
+}
+
+/** The error an upstream status other than 200 stands for; 502, 503 and 504 are worth another attempt. */
+function errorOf(status: number, subject: ErrorSubject, retryAfter: number | undefined): Error {
+  if (status === 401) return AppError.of('upstream_auth', subject);
+  if (status === 403) return AppError.of('forbidden', subject);
+  if (status === 404) return AppError.of('not_found', subject);
+  if (status === 429) return AppError.of('rate_limited', subject, { retryAfter });
+  if (status === 502 || status === 503 || status === 504)
+    return new TransientFailure(AppError.of('upstream_error', subject));
+  if (status >= 400 && status < 500) return AppError.of('upstream_rejected', subject);
+  return AppError.of('upstream_error', subject);
+}
+
+/**
+ * What of an upstream body goes to the log: an error envelope's message (no
+ * key, at most 200 characters), never a record, which carries customers' PII.
+ */
+function describeBody(text: string, key: string) {
+  try {
+    const message = (JSON.parse(text) as { message?: unknown }).message;
+    if (typeof message === 'string') return { upstreamMessage: message.split(key).join('[redacted]').slice(0, 200) };
+  } catch {
+    // not JSON
+  }
+  return { bodyBytes: Buffer.byteLength(text) };
+}

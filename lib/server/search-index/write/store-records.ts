@@ -25,7 +25,7 @@ export type IndexRecords = {
   settleTokens(): Promise<number>;
   /**
    * Builds the amount trees a first scan dropped, one write each; returns how many it built. A first
-   * scan's end calls it, and a sync's first step that will not stage (sync.ts `treesChecked`), so what a
+   * scan's end calls it, and a sync's first step that will not stage (`treesChecked`, sync-scan.ts), so what a
    * first scan left midway (a stopped leader's, resumed paced; another account's) is built then.
    */
   buildTrees(): Promise<number>;
