@@ -286,6 +286,36 @@ function historyRows(h: History): Row[] {
   ];
 }
 
+type SearchSideBySide = {
+  at: string;
+  cores: number;
+  records: number;
+  before: string | null;
+  rows: { kind: string; found: number; oursP95: number; beforeP95?: number; ratio?: number }[];
+};
+/** The exact kinds (issue 74's goal: ≤ 0.7× the tree before); the forgiving and adversarial ones no slower. */
+const EXACT_KINDS = ['e-mail', 'phone', 'last four', 'reference prefix', 'name tokens'];
+
+const BUSY = ', request thread busy';
+
+/** A row for the exact kinds and one for the others, idle and then busy (every p95 in results-search.md). */
+function searchRows(f: SearchSideBySide): Row[] {
+  const row = (exact: boolean, busy: boolean): Row => {
+    const rows = f.rows.filter(
+      (r) => r.kind.endsWith(BUSY) === busy && EXACT_KINDS.includes(r.kind.replace(BUSY, '')) === exact,
+    );
+    const figure = (r: SearchSideBySide['rows'][number]) =>
+      `${r.kind.replace(BUSY, '')} ${f.before ? `${num(r.ratio!)}×` : `${num(r.oursP95)} ms`}`;
+    return [
+      `search p95 in process${busy ? BUSY : ', request thread idle'}, ${exact ? 'the exact kinds' : 'the forgiving and adversarial kinds'}${f.before ? `, ours / ${f.before}` : ''}`,
+      rows.map(figure).join(', '),
+      NONE,
+      f.before ? (exact ? '≤ 0.7× each' : '≤ 1.0× each (beyond noise)') : '',
+    ];
+  };
+  return [row(true, false), row(false, false), row(true, true), row(false, true)].filter((r) => r[1] !== '');
+}
+
 const when = (iso: string) => iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
 const machineNote = (m: Machine | undefined) => (m ? `${when(m.date)}, ${m.cpus} cores, Node ${m.node}` : 'no date');
 const section = (title: string): Row => [`**${title}**`, '', '', ''];
@@ -305,6 +335,11 @@ function rowsOf(name: string, file: Record<string, unknown>): Row[] {
       ...historyRows(file as History),
     ];
   }
+  if (typeof file.records === 'number' && Array.isArray(file.rows)) {
+    const f = file as unknown as SearchSideBySide;
+    const title = `search side by side (\`npm run bench:search\`, ${name}), ${when(f.at)}, ${f.cores} cores, ${num(f.records)} records`;
+    return [section(title), ...searchRows(f)];
+  }
   const machine = file.machine as Machine | undefined;
   const out: Row[] = [];
   const pages = benchRows(PAGES, file);
@@ -321,7 +356,14 @@ function rowsOf(name: string, file: Record<string, unknown>): Row[] {
 }
 
 /** The full run's file first, then the benches in this order, then any other by name. */
-const ORDER = ['results.json', 'results-pages.json', 'results-index.json', 'results-soak.json', 'results-history.json'];
+const ORDER = [
+  'results.json',
+  'results-pages.json',
+  'results-index.json',
+  'results-search.json',
+  'results-soak.json',
+  'results-history.json',
+];
 function resultFiles(): string[] {
   const rank = (f: string) => (ORDER.includes(f) ? ORDER.indexOf(f) : ORDER.length);
   return readdirSync(`${ROOT}bench`)

@@ -1,33 +1,49 @@
 import 'server-only';
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Expression, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
+import type { AppDatabase } from '../../database/schema';
 import { type TokenKind } from '../shared/blind';
 import { readPhoneCountries } from '../shared/phone-countries';
-import { firstIds, otherArms, referenceIds, tokenIds } from './candidates';
+import { emailWordIds, firstIds, otherArms, referenceIds, tokenIds } from './candidates';
 import type { ReadContext } from './context';
 import { fragmentArm } from './match';
 import { isRanked, readsAsPhone, SearchPlan, searchPlan } from './plan';
 import { LARGE_FORM_CANDIDATES, WORD_FORMS_LIMIT } from './tuning';
+import { idsFrom, jsonArray } from './walk';
 
 /**
- * How a query is read for this account: in its phone countries, and an e-mail address that is indexed
- * is that address alone (its words find other people's addresses too, which only help when the
- * address as typed finds nothing: the wrong domain, a typo after the @).
+ * How a query is read for this account, in one statement to the reads (two for a phone number: its
+ * countries first, which the number's arms are read in). Every stage a search waits for is a round trip to
+ * the reads thread, behind whatever else the request thread is doing; one statement asks what the plan's
+ * arms hold, and only what that leaves standing is read, inside the same statement (a CASE evaluates its
+ * subquery only when taken, on SQLite and on PostgreSQL alike):
+ * - how many rows the reference's range holds, up to `forgiveBelow`;
+ * - whether the e-mail as typed is indexed (then its words, which find other people's addresses too, are
+ *   not searched), and whether the words of a name are of someone's e-mail address at all;
+ * - the exact matches' count, up to `forgiveBelow`, when the reference's range leaves the forgiving kinds;
+ * - when the count leaves them too: the name words' forms from the vocabulary, and a reference fragment's
+ *   ids when they are few.
  */
 export async function planOf(ctx: ReadContext, q: string): Promise<SearchPlan> {
-  // The account's phone countries only for a query that reads as a phone number (a name, an e-mail or a
-  // reference does not need them): one statement fewer for most searches.
   const plan = searchPlan(q, readsAsPhone(q) ? await readPhoneCountries(ctx.reads, ctx.account) : []);
-  // The name words' forgiving forms (a few rows of the vocabulary) depend on the words alone: asked beside
-  // the first statement below, on a connection of its own on PostgreSQL (each stage a search waits for is a
-  // round trip: ~1.5 ms here, more to a server across a network). Read even when the count (or the
-  // reference's range) then drops them.
-  const forms = withWordForms(ctx, plan);
-  // Never an unhandled rejection when another statement's failure comes first.
-  forms.catch(() => {});
-  // What the plan's arms hold, asked in one statement (each was a round trip of its own: ~1 ms apiece on
-  // PostgreSQL): how many rows the reference's range holds, whether the e-mail as typed is indexed (then
-  // its words, which find other people's addresses too, are not searched), and whether the words are of
-  // someone's e-mail address at all.
+  const held = await planStatement(ctx, plan).executeTakeFirstOrThrow();
+  const holds = (value: unknown) => Boolean(Number(value ?? 0));
+  const inReference = Number(held.reference ?? 0);
+  plan.referenceNone = inReference === 0;
+  if (holds(held.email)) plan.emailWords = [];
+  if (plan.names.length && plan.emailWords.length) plan.emailArm = holds(held.own);
+  // The plan of exact matches only: the forgiving kinds go when the exact ones reach the threshold, as when
+  // the reference alone does.
+  const exact = held.exact == null ? undefined : Number(held.exact);
+  if (inReference >= ctx.tuning.forgiveBelow || (exact ?? 0) >= ctx.tuning.forgiveBelow)
+    return { ...plan, nameWords: [], fragment: null };
+  const fragment = held.fragment == null ? null : idsFrom(held.fragment);
+  if (fragment && fragment.length <= ctx.tuning.fragmentInlineAtMost) plan.fragmentIds = fragment;
+  return { ...withWordForms(ctx, plan, formsFrom(held.forms)), exactCount: exact };
+}
+
+/** The plan's one statement (`planOf`): a row of what its arms hold, and what they leave standing. */
+function planStatement(ctx: ReadContext, plan: SearchPlan) {
+  const F = ctx.tuning.forgiveBelow;
   const exactEmail =
     plan.email && plan.emailWords.length ? tokenIds(ctx, 'email', ctx.keys.token('email', plan.email)).limit(1) : null;
   const ownWords =
@@ -44,63 +60,94 @@ export async function planOf(ctx: ReadContext, q: string): Promise<SearchPlan> {
           )
           .limit(1)
       : null;
-  const held = (await ctx.reads
-    .selectNoFrom((eb) => [
-      // The reference's range counted up to `forgiveBelow` (a few hundred keys of its index at most).
+  const exactCount = isRanked(plan) ? exactCountOf(ctx, plan, exactEmail, ownWords) : null;
+  const forms = wordForms(ctx, plan);
+  const fragment =
+    plan.fragment === null
+      ? null
+      : ctx.reads
+          .selectFrom(
+            fragmentArm(ctx, plan.fragment)
+              .clearSelect()
+              .select('fr.id')
+              .limit(ctx.tuning.fragmentInlineAtMost + 1)
+              .as('f'),
+          )
+          // An empty array, not null, when none holds it (PostgreSQL's json_agg of no rows is null).
+          .select(
+            sql<unknown>`coalesce(${jsonArray(ctx, 'f.id')}, ${ctx.dialect === 'sqlite' ? sql`'[]'` : sql`'[]'::json`})`.as(
+              'ids',
+            ),
+          );
+  const checks = (db: QueryCreator<AppDatabase>) =>
+    db.selectNoFrom((eb) => [
       eb
-        .selectFrom(referenceIds(ctx, plan).limit(ctx.tuning.forgiveBelow).as('r'))
+        .selectFrom(referenceIds(ctx, plan).limit(F).as('r'))
         .select(sql<number | string>`count(*)`.as('n'))
         .as('reference'),
-      ...(exactEmail ? [eb.exists(exactEmail).as('email')] : []),
-      ...(ownWords ? [eb.exists(ownWords).as('own')] : []),
-    ])
-    .executeTakeFirstOrThrow()) as Record<string, unknown>;
-  const holds = (name: string) => Boolean(Number(held[name] ?? 0));
-  const inReference = Number(held.reference ?? 0);
-  plan.referenceNone = inReference === 0;
-  if (holds('email')) plan.emailWords = [];
-  if (plan.names.length && plan.emailWords.length) plan.emailArm = holds('own');
-  // The plan of exact matches only: the forgiving kinds go when the exact ones reach the threshold, as when
-  // the reference alone does.
-  const exactOnly = (): SearchPlan => ({ ...plan, nameWords: [], fragment: null });
-  if (inReference >= ctx.tuning.forgiveBelow) return exactOnly();
-  // A reference fragment's few rows (read once here when few, instead of once for the ranks' sizes and once
-  // for the page). On PostgreSQL beside the count, on a connection of its own (not before the statement
-  // above: for a text that starts many references the fragment is dropped, and its trigram index read,
-  // 'INV-2026-1': 41 ms at 1,000,000, only took the cores from the search). SQLite's reads share one
-  // thread: there the fragment waits until the count keeps it.
-  const fragmentRows = () =>
-    fragmentArm(ctx, plan.fragment!)
-      .clearSelect()
-      .select('fr.id')
-      .limit(ctx.tuning.fragmentInlineAtMost + 1)
-      .execute();
-  const early = plan.fragment !== null && ctx.dialect === 'postgres' ? fragmentRows() : null;
-  early?.catch(() => {});
-  // The exact matches' count, up to the threshold: a common name or reference stops reading at it, and
-  // then the forgiving kinds are dropped.
-  const [exact, formed] = await Promise.all([
-    isRanked(plan)
-      ? ctx.reads
-          .selectFrom(
-            firstIds(ctx, [referenceIds(ctx, plan), ...otherArms(ctx, plan)], ctx.tuning.forgiveBelow).as('e'),
-          )
-          .select(sql<number | string>`count(*)`.as('n'))
-          .executeTakeFirstOrThrow()
-      : null,
-    forms,
-  ]);
-  if (exact && Number(exact.n) >= ctx.tuning.forgiveBelow) return exactOnly();
-  if (plan.fragment !== null) {
-    const few = await (early ?? fragmentRows());
-    if (few.length <= ctx.tuning.fragmentInlineAtMost) plan.fragmentIds = few.map((r) => r.id);
+      sql<number | boolean>`${exactEmail ? eb.exists(exactEmail) : sql.lit(0)}`.as('email'),
+      sql<number | boolean>`${ownWords ? eb.exists(ownWords) : sql.lit(0)}`.as('own'),
+    ]);
+  // An exact kind's plan is its checks alone (the e-mail's, the phone's: nothing forgiving to keep or drop).
+  if (!exactCount && !forms && !fragment)
+    return checks(ctx.reads).select([
+      sql<null>`null`.as('exact'),
+      sql<null>`null`.as('forms'),
+      sql<null>`null`.as('fragment'),
+    ]);
+  // Materialized, so each count is read once however often the steps after it name it.
+  return ctx.reads
+    .with((cte) => cte('held').materialized(), checks)
+    .with(
+      (cte) => cte('counted').materialized(),
+      (db) =>
+        db
+          .selectFrom('held')
+          .selectAll('held')
+          .select(
+            (exactCount
+              ? sql<number | string | null>`case when held.reference < ${F} then (${exactCount}) end`
+              : sql<null>`null`
+            ).as('exact'),
+          ),
+    )
+    .selectFrom('counted')
+    .selectAll('counted')
+    .select(() => {
+      // Read only when the counts keep the forgiving kinds.
+      const kept = (what: Expression<unknown> | null) =>
+        what
+          ? sql<unknown>`case when counted.reference < ${F} and coalesce(counted.exact, 0) < ${F}
+              then (${what}) end`
+          : sql<null>`null`;
+      return [kept(forms).as('forms'), kept(fragment).as('fragment')];
+    });
+}
+
+/**
+ * The exact matches' count up to `forgiveBelow` (a common name or reference stops reading at it, and then
+ * the forgiving kinds are dropped). The e-mail's words are an arm only when the plan's checks keep them:
+ * asked in the same statement, the arm's rows are read only when they do.
+ */
+function exactCountOf(
+  ctx: ReadContext,
+  plan: SearchPlan,
+  exactEmail: Expression<unknown> | null,
+  ownWords: Expression<unknown> | null,
+) {
+  const arms: ReturnType<typeof otherArms> = [referenceIds(ctx, plan), ...otherArms(ctx, { ...plan, emailArm: false })];
+  if (plan.emailWords.length && plan.emailArm) {
+    const kept = [
+      ...(exactEmail ? [sql<SqlBool>`not exists ${exactEmail}`] : []),
+      ...(ownWords ? [sql<SqlBool>`exists ${ownWords}`] : []),
+    ];
+    arms.push(
+      emailWordIds(ctx, plan.emailWords, kept.length ? sql<SqlBool>`${sql.join(kept, sql` and `)}` : undefined),
+    );
   }
-  return {
-    ...plan,
-    nameWords: formed.nameWords,
-    formSizes: formed.formSizes,
-    exactCount: exact ? Number(exact.n) : undefined,
-  };
+  return ctx.reads
+    .selectFrom(firstIds(ctx, arms, ctx.tuning.forgiveBelow).as('e'))
+    .select(sql<number | string>`count(*)`.as('n'));
 }
 
 /**
@@ -114,37 +161,64 @@ export const namesUpTo = (ctx: ReadContext, token: RawBuilder<unknown>, cap: num
     : sql<number>`(select count(*) from (select 1 from contact_tokens as t where t.account = ${ctx.account}
     and t.kind = 'name' and t.token = ${token} limit ${cap}) as capped)`;
 
-/**
- * The plan with each name word's forgiving forms read from the account's vocabulary: the words it starts
- * and the words that sound like it, as `name` tokens (at most WORD_FORMS_LIMIT in all).
- */
-export async function withWordForms(ctx: ReadContext, plan: SearchPlan): Promise<SearchPlan> {
-  const wanted = plan.nameWords.flatMap(({ prefix, sounds }) => [
+type FormRow = { kind: string; token: string; word: string; n: number | string | null };
+
+/** The tokens a plan's name words are forgiven by: their starts and their sounds. */
+const wantedForms = (ctx: ReadContext, plan: SearchPlan) =>
+  plan.nameWords.flatMap(({ prefix, sounds }) => [
     ...(prefix ? [{ kind: 'nameprefix' as const, token: ctx.keys.token('nameprefix', prefix) }] : []),
     ...sounds.map((code) => ({ kind: 'namesound' as const, token: ctx.keys.token('namesound', code) })),
   ]);
-  if (!wanted.length) return plan;
-  // A single word's forms are counted here too, each up to `largeForm` (what `largestForm` asks), when
-  // they are few: a round trip fewer for a name's start ('Oka'). Not when the word itself is a name of at
-  // least `forgiveBelow` rows (counted once, up to that): the exact count then drops the forms ('José').
-  const counting = plan.nameWords.length === 1 && Number.isFinite(ctx.tuning.largeForm);
+
+/** A single word's forms are counted too (what `largestForm` asks), unless there are too many. */
+const countsForms = (ctx: ReadContext, plan: SearchPlan) =>
+  plan.nameWords.length === 1 && Number.isFinite(ctx.tuning.largeForm);
+
+/**
+ * The vocabulary's rows of the plan's forgiving forms (at most WORD_FORMS_LIMIT), as one JSON array of
+ * `[kind, token, word, n]`: the words each form starts and the words that sound like it, as `name` tokens.
+ * A single word's forms are each counted up to `largeForm` when they are few, unless the word itself is a
+ * name of at least `forgiveBelow` rows (counted once, up to that: the exact count then drops the forms).
+ */
+function wordForms(ctx: ReadContext, plan: SearchPlan) {
+  const wanted = wantedForms(ctx, plan);
+  if (!wanted.length) return null;
   const itself = ctx.keys.token('name', plan.nameWords[0]!.word);
-  const rows: { kind: string; token: string; word: string; n?: number | string | null }[] = await ctx.reads
-    .selectFrom('name_words')
-    .select(['kind', 'token', 'word'])
-    .$if(counting, (qb) =>
-      qb.select(
-        sql<number | string | null>`case when count(*) over () > ${LARGE_FORM_CANDIDATES}
+  const n = countsForms(ctx, plan)
+    ? sql<number | string | null>`case when count(*) over () > ${LARGE_FORM_CANDIDATES}
           or name_words.word = ${itself}
           or ${namesUpTo(ctx, sql.val(itself), ctx.tuning.forgiveBelow)} >= ${ctx.tuning.forgiveBelow}
-          then null else ${namesUpTo(ctx, sql.ref('name_words.word'), ctx.tuning.largeForm)} end`.as('n'),
-      ),
-    )
+          then null else ${namesUpTo(ctx, sql.ref('name_words.word'), ctx.tuning.largeForm)} end`
+    : sql<null>`null`;
+  const rows = ctx.reads
+    .selectFrom('name_words')
+    .select(['kind', 'token', 'word', n.as('n')])
     .where('account', '=', ctx.account)
     .where((eb) => eb.or(wanted.map((w) => eb.and([eb('kind', '=', w.kind), eb('token', '=', w.token)]))))
     .limit(WORD_FORMS_LIMIT)
-    .execute();
-  const formSizes = counting ? new Map<string, number>() : undefined;
+    .as('v');
+  const row =
+    ctx.dialect === 'sqlite'
+      ? sql`json_group_array(json_array(v.kind, v.token, v.word, v.n))`
+      : sql`json_agg(json_build_array(v.kind, v.token, v.word, v.n))`;
+  return ctx.reads.selectFrom(rows).select(row.as('rows'));
+}
+
+/** The vocabulary's rows as read back (`wordForms`): text from SQLite, parsed already from PostgreSQL. */
+function formsFrom(value: unknown): FormRow[] {
+  const rows = (value == null ? [] : typeof value === 'string' ? JSON.parse(value) : value) as unknown[][];
+  return rows.map(([kind, token, word, n]) => ({
+    kind: String(kind),
+    token: String(token),
+    word: String(word),
+    n: (n ?? null) as FormRow['n'],
+  }));
+}
+
+/** The plan with each name word's forgiving forms (`wordForms`' rows): the words it starts, and sounds like. */
+function withWordForms(ctx: ReadContext, plan: SearchPlan, rows: FormRow[]): SearchPlan {
+  if (!wantedForms(ctx, plan).length) return plan;
+  const formSizes = countsForms(ctx, plan) ? new Map<string, number>() : undefined;
   for (const r of rows) if (r.n != null) formSizes?.set(r.word, Number(r.n));
   const words = (kind: TokenKind, tokens: string[]) => {
     const set = new Set(tokens);
