@@ -94,6 +94,7 @@ const CORE = [
   'access.ts',
   'auth',
   'upstream.ts',
+  'threads',
   'security-headers.ts',
   'startup.ts',
   'sandbox-examples.ts',
@@ -124,6 +125,21 @@ const serverZones = (tests) => [
     from: [server('reads'), server('export'), server('data.ts'), server('route.ts')],
     message: 'The runtime builds the parts; the request side uses it, never the reverse.',
   },
+  // Inside the index: a request's reads never stand on the sync's code, and what both use stands on neither.
+  ...(tests
+    ? []
+    : [
+        {
+          target: server('search-index/read'),
+          from: server('search-index/write'),
+          message: 'search-index/read/ is what a request runs: it imports nothing of the sync (write/).',
+        },
+        {
+          target: server('search-index/shared'),
+          from: [server('search-index/read'), server('search-index/write')],
+          message: 'search-index/shared/ is what read/ and write/ both use: it imports neither.',
+        },
+      ]),
 ];
 
 const testZones = [...zones.filter((zone) => zone.from !== './test'), ...serverZones(true)];
@@ -147,6 +163,15 @@ export default defineConfig([
     rules: {
       'import/no-restricted-paths': ['error', { zones: [...zones, ...serverZones(false)] }],
       'import/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // A file per job, a function a screen or two long: no closure of hundreds of lines can regrow.
+    files: ['lib/server/**/*.ts'],
+    ignores: ['lib/server/database/migrations/**', '**/*.test.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
     },
   },
   {
