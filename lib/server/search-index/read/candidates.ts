@@ -16,7 +16,7 @@ export const tokenIds = (ctx: ReadContext, kind: TokenKind, token: string) =>
 /**
  * How many rows hold a `name` token: on PostgreSQL the count its triggers keep in the same transaction as
  * the rows (`name_counts`, migration 0023; 'José' at 1,000,000: one row against 41,483 keys of
- * `contact_tokens_pk`, 10-12 ms), on SQLite its key range counted (~4 ms in process).
+ * `contact_tokens_pk`), on SQLite its key range counted (fast in process).
  */
 export async function nameCount(ctx: ReadContext, token: string): Promise<number> {
   if (ctx.dialect === 'postgres') {
@@ -38,10 +38,10 @@ export async function nameCount(ctx: ReadContext, token: string): Promise<number
 /**
  * Ids holding every one of these tokens of a kind, in any order. Each token is one key range of the
  * primary key, read in id order, so the ranges are intersected by merging, never by grouping: at 1,000,000
- * collections a common first and last name (~40,000 ids each) took 45 ms in SQLite and 115 ms in
- * PostgreSQL grouped and counted in a temporary tree; merged, 18 and 20 ms. SQLite merges an INTERSECT
+ * collections a common first and last name (tens of thousands of ids each), grouped and counted in a
+ * temporary tree, took two to six times as long as merged. SQLite merges an INTERSECT
  * (wrapped, so it stays one arm of the search's UNION ALL: compound operators associate left);
- * PostgreSQL merge-joins the ranges (its INTERSECT hashes both sides: 34 ms).
+ * PostgreSQL merge-joins the ranges (its INTERSECT hashes both sides: slower).
  */
 export function allTokens(ctx: ReadContext, kind: TokenKind, tokens: string[]) {
   const [first, ...rest] = [...new Set(tokens)];
@@ -153,7 +153,7 @@ export function emailWordIds(ctx: ReadContext, words: string[], gate?: Expressio
 /**
  * Every id a plan matches, one arm per kind, as one UNION ALL: each arm reads its own index. (A plain
  * UNION let SQLite merge the arms in id order, reading the reference arm by primary key, the whole
- * account: 240 ms at 1,000,000 rows instead of 2 ms.) The caller keeps each id once.
+ * account: a hundred times slower at 1,000,000 rows.) The caller keeps each id once.
  */
 export function candidates(ctx: ReadContext, plan: SearchPlan) {
   let union = referenceIds(ctx, plan);

@@ -8,7 +8,7 @@ export async function facets(ctx: ReadContext): Promise<{
   currency: { value: string; count: number }[];
 }> {
   // From the whole-account roll-ups, which count what the list returns (`rolledUpCount`): the rows'
-  // two groupings read 1,000,000 index entries each (560 ms warm on SQLite, 19 s after a start).
+  // two groupings read 1,000,000 index entries each (half a second warm on SQLite, seconds after a start).
   const whole = ctx.reads.selectFrom('rollups').where('account', '=', ctx.account).where('grain', '=', 'a');
   const counted = sql<number>`sum(created_count)`;
   const [status, currency] = await Promise.all([

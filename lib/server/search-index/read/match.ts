@@ -42,10 +42,10 @@ export const holds = (
 
 /**
  * Whether a walk should probe each row's tokens (`holds`) rather than let PostgreSQL hash the matches'
- * ids: when it expects to read few rows against the matches it would hash. A row probed costs ~5-12 µs (a
- * row that does not match asks each of its arms), an id hashed ~1 µs: 'Oka' walked ~140 rows of the
- * created-time index to fill its page, and hashing the 50,494 ids of 'Okafor' for it took 49.5 ms (1.7 ms
- * probed); a common first name's page 50 reads ~12,000 rows of 41,806 matches, where hashing wins.
+ * ids: when it expects to read few rows against the matches it would hash. A row probed costs several times
+ * an id hashed (a row that does not match asks each of its arms): 'Oka' walked ~140 rows of the created-time
+ * index to fill its page, and hashing the 50,494 ids of 'Okafor' for it took about thirty times as long as
+ * probing; a common first name's page 50 reads ~12,000 rows of 41,806 matches, where hashing wins.
  */
 export const probedPerRow = (ctx: ReadContext, expected: number, matches: number) =>
   expected * ctx.tuning.probeCostInIds <= matches;

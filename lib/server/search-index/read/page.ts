@@ -67,8 +67,8 @@ export async function page(
  * How many rows a list without a search holds, from the roll-ups when its filters are theirs: status,
  * currency and one range of whole days, created or completed (rollups.ts `periodsCovering`). The roll-ups
  * count what the list returns (collections opened by id apart), in the same transactions as the rows. At
- * 1,000,000 collections on SQLite, counting the rows took 150 ms warm for the unfiltered list and 80 ms for
- * one status (700,000 rows), and the filter menus' two counts 560 ms warm, 19 s right after a start (the
+ * 1,000,000 collections on SQLite, counting the rows took a hundred milliseconds or more warm for the list and
+ * for one status, and the filter menus' two counts seconds right after a start (the
  * pages from disk: past the reads' bound, a 503); the roll-ups are a few hundred rows at most. Null for
  * any other filter (amounts, both ranges, a contact, a change): the rows are counted.
  */

@@ -27,7 +27,7 @@ export type SearchPlan = {
   /**
    * Whether no reference of the account matches (`planOf` asks, one seek of the references' index): a walk
    * then asks its rows for the other kinds only (asked of each row, a reference is read from the table, not
-   * the order's covering index: a common first name's page 50 took 48 ms instead of 10 at 1,000,000), and
+   * the order's covering index: a common first name's page 50 took about five times as long at 1,000,000), and
    * `countMatches` does not count the range again.
    */
   referenceNone?: boolean;

@@ -21,7 +21,7 @@ export const WALK_AT_MOST = 20_000;
  * through the order), never more than this: matches that cluster at the far end of the order (a reference
  * prefix of the oldest records) leave the page unfilled within that reach, and the page is looked up
  * instead. Unbounded, such a walk read most of an account: seconds at 1,000,000 rows, every request of the
- * process waiting behind it; bounded at 40,000 rows alone, 217 ms before it gave up.
+ * process waiting behind it; bounded at 40,000 rows alone, a few hundred milliseconds before it gives up.
  */
 export const WALK_READS_AT_MOST = 40_000;
 export const WALK_READS_PER_EXPECTED = 4;
@@ -36,7 +36,7 @@ export const LED_OTHERS_AT_MOST = 5_000;
 /**
  * The forgiving kinds (a name's start, a sound-alike, a part of a reference) join a search when its exact
  * matches are fewer than this: a customer's common name already lists hundreds of exact matches, and
- * reading every "sounds like" of it (a million rows: 120-160 ms) would only add rows after them.
+ * reading every "sounds like" of it (up to a million rows: over a hundred milliseconds) would only add rows after them.
  */
 export const FORGIVE_BELOW = 200;
 

@@ -90,9 +90,9 @@ const CONTACT_MEMO_SIZE = 4_096;
 export const sealAad = (accountKey: string, id: string) => `${accountKey}/${id}`;
 
 /**
- * A seal's 12-byte IVs, drawn from OpenSSL 4 KiB at a time. One call per IV cost 5 µs on an idle machine and
- * ~26 µs under a first sync (profiled on PostgreSQL, 2026-11-27: 5.2 % of the request thread, the sync's
- * bottleneck there); drawn in bulk, 0.08 µs. Each IV is still fresh CSPRNG output, used once.
+ * A seal's 12-byte IVs, drawn from OpenSSL 4 KiB at a time. One call per IV was microseconds, and several
+ * times more under a first sync (a few percent of the request thread, the sync's bottleneck on PostgreSQL);
+ * drawn in bulk, a hundredth of that. Each IV is still fresh CSPRNG output, used once.
  */
 const IV_BYTES = 12;
 const IV_POOL_BYTES = IV_BYTES * 341;
