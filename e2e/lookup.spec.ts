@@ -82,6 +82,25 @@ test('a pasted ticket: every id, e-mail and reference in it looked up, each with
   );
 });
 
+test('an id a ticket wrote in capitals is looked up as the search box opens it', async ({ page, sandbox }) => {
+  const id = sandbox.demo.collections.integrated[0]!;
+  const shouted = `PAY_${id.slice('pay_'.length)}`;
+  // The header's search box opens it: the prefix in any case names the same record.
+  await page.goto('/lookup');
+  const box = page.getByRole('banner').getByRole('combobox', { name: 'Search' });
+  await expectHydrated(box);
+  await box.fill(shouted);
+  await box.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/collections/${id}$`));
+
+  const text = await openLookup(page);
+  await text.fill(`Hi, my payment ${shouted} still says pending.`);
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /looked up:/ })).toHaveText(/1 looked up: 1 found/);
+  await expect(row(page, id)).toContainText('Collection id');
+  await expect(row(page, id).getByRole('link')).toHaveAttribute('href', `/collections/${id}`);
+});
+
 test('an upstream failure is that row’s error, with a Retry of its own', async ({ page, sandbox }) => {
   test.skip(!sandbox.faults.enabled, 'needs the sandbox’s fault ids');
   const failing = (sandbox.faults as { collections: Record<string, string> }).collections['500']!;

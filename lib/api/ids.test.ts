@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCollectionId, isProviderId, kindOfId } from './ids';
+import { isCollectionId, isProviderId, kindOfId, normaliseIdPrefix } from './ids';
 
 describe('id rules', () => {
   it.each(['pay_a', 'pay_tgBQ5mvIyP9QqIdYhsYKUN', 'pay_fault_flaky-x1', `pay_${'a'.repeat(128)}`])(
@@ -37,5 +37,21 @@ describe('id rules', () => {
   it('rejects values that are not strings', () => {
     expect(isCollectionId(undefined)).toBe(false);
     expect(isProviderId(42)).toBe(false);
+  });
+});
+
+describe('normaliseIdPrefix', () => {
+  it.each([
+    ['PAY_vzd5E3Qs7hAXEzldEFQJSc', 'pay_vzd5E3Qs7hAXEzldEFQJSc'],
+    ['Pay_ABC', 'pay_ABC'],
+    ['PRV_acme_01', 'prv_acme_01'],
+    ['pay_AlreadyLower', 'pay_AlreadyLower'],
+  ])('lowers the prefix of %s and keeps the rest as written', (given, id) => {
+    expect(normaliseIdPrefix(given)).toBe(id);
+    expect(kindOfId(normaliseIdPrefix(given))).not.toBeNull();
+  });
+
+  it.each(['PAYMENT_abc', 'xPAY_abc', 'INV-2026-00042', 'contact_ABC', ''])('leaves %j as it was', (value) => {
+    expect(normaliseIdPrefix(value)).toBe(value);
   });
 });

@@ -28,6 +28,16 @@ export function isResourceId(kind: ResourceKind, value: unknown): value is strin
   return kind === 'collection' ? isCollectionId(value) : isProviderId(value);
 }
 
+/**
+ * An id as the upstream writes it: the prefix is lower-case in every id it gives, so `PAY_…` or `Prv_…` (a
+ * ticket's shouting, a spreadsheet's autocorrect) can only mean that id, and its prefix is lowered; the rest
+ * of an id is opaque and keeps its case. Anything else comes back as it was. The "Open by ID" box
+ * (open-target.ts) and bulk lookup (lib/lookup/extract.ts) both read ids through it.
+ */
+export function normaliseIdPrefix(value: string): string {
+  return /^(?:pay|prv)_/i.test(value) ? value.slice(0, 4).toLowerCase() + value.slice(4) : value;
+}
+
 /** Which resource an id names, by its prefix; null when it is not a valid id at all. */
 export function kindOfId(value: string): ResourceKind | null {
   if (isCollectionId(value)) return 'collection';

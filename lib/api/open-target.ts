@@ -1,12 +1,10 @@
-import { kindOfId } from './ids';
+import { kindOfId, normaliseIdPrefix } from './ids';
 
 /**
  * What the "Open by ID" box accepts: a `pay_…` or `prv_…` id, or a pasted
  * dashboard URL naming one (a page or the dashboard's own `/api/…` link), with
- * surrounding spaces and quotes trimmed. The prefix is lower-case in every id
- * the upstream gives, so `PAY_…` or `Prv_…` (a ticket's shouting, a
- * spreadsheet's autocorrect) can only mean that id: its prefix is lowered; the
- * rest of an id is opaque and keeps its case.
+ * surrounding spaces and quotes trimmed; an id's prefix read in any case
+ * (ids.ts `normaliseIdPrefix`).
  */
 export type OpenTarget = { ok: true; href: string; id: string } | { ok: false; message: string };
 
@@ -35,7 +33,7 @@ export function parseOpenTarget(input: string): OpenTarget {
     if (!match) return { ok: false, message: 'That link does not point to a collection or provider' };
     candidate = decodeURIComponentSafe(match[2]!);
   }
-  if (/^(pay|prv)_/i.test(candidate)) candidate = candidate.slice(0, 4).toLowerCase() + candidate.slice(4);
+  candidate = normaliseIdPrefix(candidate);
   const href = hrefForId(candidate);
   return href ? { ok: true, href, id: candidate } : { ok: false, message: HINT };
 }

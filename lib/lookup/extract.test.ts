@@ -46,8 +46,23 @@ describe('extractFindings', () => {
     ]);
   });
 
+  it('reads an id whose prefix a ticket wrote in capitals, as the search box does (the rest keeps its case)', () => {
+    expect(
+      values(
+        'Ticket: PAY_vzd5E3Qs7hAXEzldEFQJSc, Prv_acme_01, https://x.example/collections/Pay_L1nk and PAY_ABC123DEF',
+      ),
+    ).toEqual([
+      'collection:pay_vzd5E3Qs7hAXEzldEFQJSc',
+      'provider:prv_acme_01',
+      'collection:pay_L1nk',
+      'collection:pay_ABC123DEF',
+    ]);
+    // The same id in two cases is one finding.
+    expect(values('pay_Q1w2E3r4 and PAY_Q1w2E3r4')).toEqual(['collection:pay_Q1w2E3r4']);
+  });
+
   it('ignores look-alikes that are not ids', () => {
-    expect(find('prepay_abc repay_x PAY_UPPER pay_ prv_ pay-abc xprv_1 pay_é')).toEqual([]);
+    expect(find('prepay_abc repay_x XPAY_UPPER pay_ prv_ pay-abc xprv_1 pay_é')).toEqual([]);
     expect(find(`pay_${'a'.repeat(129)}`)).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { COLLECTION_ID, PROVIDER_ID } from '@/lib/api/ids';
+import { COLLECTION_ID, normaliseIdPrefix, PROVIDER_ID } from '@/lib/api/ids';
 
 /**
  * Bulk lookup's first step (contract section 9): everything in a pasted
@@ -27,7 +27,8 @@ export const pasteBytes = (text: string) => new TextEncoder().encode(text).byteL
 
 /** A character that may sit inside an id: an id ends where these stop. */
 const ID_CHAR = 'A-Za-z0-9_\\-';
-const ID = new RegExp(`(?<![${ID_CHAR}])(?:pay|prv)_[${ID_CHAR}]{1,128}(?![${ID_CHAR}])`, 'g');
+/** An id, its prefix in any case (`PAY_…` in a ticket is `pay_…`: `idFinding` lowers it, as the search box does). */
+const ID = new RegExp(`(?<![${ID_CHAR}])(?:pay|prv)_[${ID_CHAR}]{1,128}(?![${ID_CHAR}])`, 'gi');
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`]+/gi;
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
 /** A run of digits with the separators people write phones with; judged by `isPhone`. */
@@ -76,7 +77,7 @@ function collect(text: string): Match[] {
   for (const m of text.matchAll(ID)) add(m.index, m.index + m[0].length, idFinding(m[0]));
   for (const m of text.matchAll(LABELLED)) {
     const token = m[1]!;
-    if (COLLECTION_ID.test(token) || PROVIDER_ID.test(token) || !/\d/.test(token)) continue;
+    if (idFinding(token) || !/\d/.test(token)) continue;
     const start = m.index + m[0].length - token.length;
     add(start, start + token.length, { kind: 'reference', value: token });
   }
@@ -90,7 +91,8 @@ function collect(text: string): Match[] {
   return matches;
 }
 
-function idFinding(id: string): Finding | null {
+function idFinding(found: string): Finding | null {
+  const id = normaliseIdPrefix(found);
   if (COLLECTION_ID.test(id)) return { kind: 'collection', value: id };
   if (PROVIDER_ID.test(id)) return { kind: 'provider', value: id };
   return null;
