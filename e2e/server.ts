@@ -49,6 +49,8 @@ if (which === 'sandbox') {
       ...env,
       SANDBOX_FAULTS: '1',
       SANDBOX_SLOW_MS: '20000',
+      // The formula-injection rows the export's CSV guard is tested on (test-only: no newcomer's seed has them).
+      SANDBOX_TEST_ROWS: '1',
       SANDBOX_DB: fresh(`.data/e2e-sandbox-${E2E.sandboxPort}.sqlite`),
     },
   });

