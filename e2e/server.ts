@@ -33,6 +33,7 @@ for (const name of [
   'SESSION_SECRET',
   'AUDIT_RETENTION_DAYS',
   'METRICS_TOKEN',
+  'VIEWER_CONTACT_DETAILS',
 ])
   delete env[name];
 
@@ -76,6 +77,8 @@ if (which === 'sandbox') {
             OIDC_ALLOWED_EMAILS: 'ada@partner.test',
             SESSION_SECRET: E2E.oidc.sessionSecret,
             DASHBOARD_ADMINS: 'admin@example.com',
+            // Viewers see contacts masked here (the default, full, is what the open dashboard shows).
+            VIEWER_CONTACT_DETAILS: 'masked',
           }
         : {};
   // Node's default keep-alive of 5 s races a test's client reusing a socket idle that long (a read ECONNRESET, the

@@ -4,10 +4,11 @@ import { buildingOf } from '@/components/export/export-props';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FreshnessLine } from '@/components/search-index/freshness';
 import { readSearchState, readViewState, toSearchParams } from '@/lib/api/list-state';
-import { isAdmin, requestContext } from '@/lib/server/context';
+import { requestContext } from '@/lib/server/context';
 import { searchCollections, searchReading } from '@/lib/server/reads/collections';
 import { NothingFound } from '@/components/search-index/nothing-found';
 import { runtime } from '@/lib/server/runtime';
+import { seesContactDetails } from '@/lib/server/contact-details';
 import { prefetchList } from '../collections/collections-view';
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -54,7 +55,7 @@ export default async function SearchPage({ searchParams }: Props) {
           filtered
           indexOn={status.state !== 'off'}
           count={count}
-          contactsAllowed={isAdmin(context)}
+          contactsAllowed={seesContactDetails(context)}
           building={buildingOf(status)}
         />
       </div>

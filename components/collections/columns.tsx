@@ -94,7 +94,7 @@ export function collectionColumns({
   minorUnits: boolean;
   matched?: boolean;
   /**
-   * A search's rows: the contact's e-mail and phone (masked, from the index) beside the name, so people
+   * A search's rows: the contact's e-mail and phone (as the reader may see them) beside the name, so people
    * who share a name are told apart at a glance.
    */
   people?: boolean;

@@ -97,8 +97,8 @@ export function SearchBox() {
           href: `/collections/${h.id}`,
           label: h.reference || h.id,
           detail: [fullName(h), money(h.amount), label(h.status).text].filter(Boolean).join(' · '),
-          // Masked, from the index: enough to tell two people of one name apart.
-          reach: [h.contact.emailMasked, h.contact.phoneMasked].filter(Boolean).join(' · '),
+          // As the reader may see them (contract section 10): enough to tell two people of one name apart.
+          reach: [h.contact.email, h.contact.phone].filter(Boolean).join(' · '),
         }));
         setAnswer({ q, options, total: body.meta.count });
       } catch (error) {

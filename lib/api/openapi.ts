@@ -141,10 +141,12 @@ export function openApiDocument(version: string) {
             contact: {
               type: 'object',
               description:
-                'Opened from the sealed contact per request, never stored readable: the names, and the e-mail and phone masked (first character and domain; country code and last four digits).',
+                'Opened from the sealed contact per request, never stored readable: the names; `email` and `phone` as the reader may see them (in full, or masked for a viewer under VIEWER_CONTACT_DETAILS=masked); and always masked (first character and domain; country code and last four digits).',
               properties: {
                 firstName: { type: 'string' },
                 lastName: { type: 'string' },
+                email: { type: 'string' },
+                phone: { type: 'string' },
                 emailMasked: { type: 'string' },
                 phoneMasked: { type: 'string' },
                 id: {
@@ -282,6 +284,8 @@ export function openApiDocument(version: string) {
                       properties: {
                         firstName: { type: 'string' },
                         lastName: { type: 'string' },
+                        email: { type: 'string' },
+                        phone: { type: 'string' },
                         emailMasked: { type: 'string' },
                         phoneMasked: { type: 'string' },
                       },

@@ -23,12 +23,16 @@ export type CollectionSummary = {
   status: string;
   amount: { value: number; currency: string };
   /**
-   * Opened from the sealed contact per request (contract section 7a): the names, and the e-mail and phone
-   * masked (first character and domain; country code and last four digits), never in full.
+   * Opened from the sealed contact per request, for the rows shown (contract section 7a): the names, the
+   * e-mail and phone as the reader may see them (in full, or masked for a viewer under
+   * `VIEWER_CONTACT_DETAILS=masked`), and always masked (first character and domain; country code and
+   * last four digits).
    */
   contact: {
     firstName: string;
     lastName: string;
+    email: string;
+    phone: string;
     emailMasked: string;
     phoneMasked: string;
     /** The upstream's contact id (its page: `/contacts/{id}`); absent on a row sealed before contact pages. */

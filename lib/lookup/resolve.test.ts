@@ -104,13 +104,20 @@ describe('resolveFinding', () => {
     });
   });
 
-  it('finds a number written at home (phoneNational) and says whose it is, masked', async () => {
+  it('finds a number written at home (phoneNational) and says whose it is', async () => {
     const q = `/api/search?${new URLSearchParams({ q: '0801 234 5678', limit: '10' })}`;
-    const masked = {
+    const found = {
       ...hit('pay_n', 'R9', ['phoneNational']),
-      contact: { firstName: 'Ada', lastName: 'Obi', emailMasked: 'a••@x.io', phoneMasked: '+234 ••••••5678' },
+      contact: {
+        firstName: 'Ada',
+        lastName: 'Obi',
+        email: 'ada@x.io',
+        phone: '+234 803 123 5678',
+        emailMasked: 'a•••@x.io',
+        phoneMasked: '+234 ••• ••• 5678',
+      },
     };
-    const { fetchImpl } = fakeFetch({ [q]: json(200, { data: [masked], meta: { count: 1 } }) });
+    const { fetchImpl } = fakeFetch({ [q]: json(200, { data: [found], meta: { count: 1 } }) });
     await expect(resolveFinding({ kind: 'phone', value: '0801 234 5678' }, fetchImpl, signal)).resolves.toEqual({
       state: 'found',
       href: '/collections/pay_n',
@@ -118,7 +125,7 @@ describe('resolveFinding', () => {
         reference: 'R9',
         status: 'pending',
         amount: { value: 500, currency: 'NGN' },
-        person: 'Ada Obi · a••@x.io · +234 ••••••5678',
+        person: 'Ada Obi · ada@x.io · +234 803 123 5678',
       },
     });
   });

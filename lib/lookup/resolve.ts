@@ -13,7 +13,7 @@ export type Summary = {
   reference: string;
   status: string;
   amount: { value: number; currency: string };
-  /** A search hit's contact: the name, and the e-mail and phone masked (people told apart). */
+  /** A search hit's contact: the name, the e-mail and the phone, as the reader may see them (section 7a). */
   person?: string;
 };
 export type Resolution =
@@ -89,8 +89,8 @@ export async function resolveFinding(finding: Finding, fetchImpl: Fetch, signal:
   const count = hits.length === data.length && meta.count > data.length ? meta.count : hits.length;
   const person = [
     `${first.contact.firstName} ${first.contact.lastName}`.trim(),
-    first.contact.emailMasked,
-    first.contact.phoneMasked,
+    first.contact.email,
+    first.contact.phone,
   ]
     .filter(Boolean)
     .join(' · ');

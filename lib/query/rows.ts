@@ -11,7 +11,7 @@ import type { Collection, ListMeta } from '@/lib/api/schemas';
 export type CollectionRow = {
   id: string;
   reference: string;
-  /** E-mail and phone as the viewer may see them here: in full from the live list, masked from the index. */
+  /** E-mail and phone as the reader may see them (contract section 7a): one rule for the live list and the index. */
   contact: { firstName: string; lastName: string; email: string; phone: string; id?: string };
   amount: { value: number; currency: string };
   status: string;
@@ -68,8 +68,8 @@ export function summaryRow(s: CollectionSummary & { matched?: MatchedField[] }):
     contact: {
       firstName: s.contact.firstName,
       lastName: s.contact.lastName,
-      email: s.contact.emailMasked,
-      phone: s.contact.phoneMasked,
+      email: s.contact.email,
+      phone: s.contact.phone,
       ...(s.contact.id ? { id: s.contact.id } : {}),
     },
     amount: s.amount,

@@ -1,6 +1,7 @@
 import 'server-only';
 import { collectionEnvelopeSchema, collectionListEnvelopeSchema, providerEnvelopeSchema } from '@/lib/api/envelopes';
 import type { Paging } from '@/lib/api/list-state';
+import { presentCollection } from './contact-details';
 import { assertContext, type RequestContext } from './context';
 import type { Runtime } from './runtime';
 
@@ -8,7 +9,7 @@ import type { Runtime } from './runtime';
  * The server data layer: the only reader of the upstream client. Route
  * handlers, server pages and the export all come here with a context, so they
  * see the same data, the same errors and the same checks; what a user read is
- * written through to the index (the runtime's).
+ * written through to the index (the runtime's), and handed back with the contact as the reader may see it.
  */
 export async function listCollections(rt: Runtime, context: RequestContext, paging: Paging, cancel?: AbortSignal) {
   assertContext(context);
@@ -16,7 +17,7 @@ export async function listCollections(rt: Runtime, context: RequestContext, pagi
   const { upstream, index } = rt;
   const page = await upstream.get(request, collectionListEnvelopeSchema, context, cancel);
   index.writeThrough(page.data, context);
-  return page;
+  return { ...page, data: page.data.map((c) => presentCollection(context, c)) };
 }
 
 export async function getCollection(rt: Runtime, context: RequestContext, id: string) {
@@ -24,7 +25,7 @@ export async function getCollection(rt: Runtime, context: RequestContext, id: st
   const { upstream, index } = rt;
   const one = await upstream.get({ kind: 'collection', id }, collectionEnvelopeSchema, context);
   index.writeThrough([one.data], context);
-  return one;
+  return { ...one, data: presentCollection(context, one.data) };
 }
 
 export async function getProvider(rt: Runtime, context: RequestContext, id: string) {

@@ -12,7 +12,7 @@ describe('server configuration', () => {
       timeoutMs: 10_000,
     });
     expect(config.amountMinorUnits).toBe(false);
-    expect(config.access).toEqual({ users: [], open: false, admins: [] });
+    expect(config.access).toEqual({ users: [], open: false, admins: [], viewerContactDetails: 'full' });
     expect(config.oidc).toBeNull();
   });
 
@@ -94,6 +94,12 @@ describe('server configuration', () => {
     expect(config.amountMinorUnits).toBe(true);
   });
 
+  it('shows viewers contact details in full unless VIEWER_CONTACT_DETAILS masks them', () => {
+    expect(parseConfig({}).access.viewerContactDetails).toBe('full');
+    expect(parseConfig({ VIEWER_CONTACT_DETAILS: '' }).access.viewerContactDetails).toBe('full');
+    expect(parseConfig({ VIEWER_CONTACT_DETAILS: 'masked' }).access.viewerContactDetails).toBe('masked');
+  });
+
   it.each([
     [
       { API_BASE_URL: 'https://api.example.com' },
@@ -108,6 +114,7 @@ describe('server configuration', () => {
     [{ API_KEY_HEADER: 'X Api Key' }, 'Invalid configuration: API_KEY_HEADER must be an HTTP header name'],
     [{ DASHBOARD_USERS: 'nopassword' }, /^Invalid configuration: DASHBOARD_USERS must be user:password pairs/],
     [{ AMOUNT_MINOR_UNITS: 'yes' }, /^Invalid configuration: AMOUNT_MINOR_UNITS /],
+    [{ VIEWER_CONTACT_DETAILS: 'hidden' }, /^Invalid configuration: VIEWER_CONTACT_DETAILS /],
   ])('names the first bad variable: %j', (env, message) => {
     expect(() => parseConfig(env)).toThrow(message);
   });

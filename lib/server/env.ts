@@ -134,6 +134,7 @@ const schema = z
     OIDC_ALLOWED_DOMAINS: list(true),
     SESSION_SECRET: list().pipe(z.array(z.string().min(32, 'must be at least 32 characters each'))),
     DASHBOARD_ADMINS: list(true),
+    VIEWER_CONTACT_DETAILS: optionalText.pipe(z.enum(['full', 'masked']).default('full')),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
     METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
@@ -195,6 +196,8 @@ function toConfig(env: z.output<typeof schema>) {
       open: env.DASHBOARD_OPEN,
       /** Admin e-mails and Basic user names (lower-case); empty: every Basic user and open mode are admins. */
       admins: env.DASHBOARD_ADMINS,
+      /** How viewers see a contact's e-mail and phone on every page and API (admins always in full). */
+      viewerContactDetails: env.VIEWER_CONTACT_DETAILS,
     },
     oidc: env.OIDC_ISSUER
       ? {

@@ -19,9 +19,10 @@ import {
   collectionsHref,
   viewHref,
 } from '@/lib/api/list-state';
-import { isAdmin, requestContext } from '@/lib/server/context';
+import { requestContext } from '@/lib/server/context';
 import { indexedCollections, liveOrIndexed } from '@/lib/server/reads/collections';
 import { runtime } from '@/lib/server/runtime';
+import { seesContactDetails } from '@/lib/server/contact-details';
 import { getConfig } from '@/lib/server/env';
 import { viewForPage } from '@/lib/server/reads/views';
 import { openViewState, urlStatesList } from '@/lib/api/views';
@@ -89,7 +90,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
           filtered={indexed}
           indexOn={status.state !== 'off'}
           count={indexed ? count : status.state === 'off' ? undefined : (status.upstreamCount ?? undefined)}
-          contactsAllowed={isAdmin(context)}
+          contactsAllowed={seesContactDetails(context)}
           building={buildingOf(status)}
         />
       </div>

@@ -27,6 +27,7 @@ import { contactPath } from '@/lib/api/list-state';
 import { contactCount } from '@/lib/server/reads/contacts';
 import Link from 'next/link';
 import { runtime } from '@/lib/server/runtime';
+import { seesContactDetails } from '@/lib/server/contact-details';
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -82,7 +83,7 @@ export default async function CollectionPage({ params }: Props) {
       </div>
       <CollectionHeader collection={c} minorUnits={amountMinorUnits} />
       <div className="grid gap-4 lg:grid-cols-2">
-        <ContactCard contact={c.contact}>
+        <ContactCard contact={c.contact} masked={!seesContactDetails(await requestContext())}>
           {isContactId(c.contact.id) ? (
             <Suspense fallback={null}>
               <ContactLink id={c.contact.id} />

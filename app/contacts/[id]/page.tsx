@@ -19,13 +19,14 @@ import {
   stateQuery,
   toSearchParams,
 } from '@/lib/api/list-state';
-import { isAdmin, requestContext } from '@/lib/server/context';
+import { requestContext } from '@/lib/server/context';
 import { toFailure } from '@/lib/server/errors';
 import { getConfig } from '@/lib/server/env';
 import { answerPageWith } from '@/lib/server/page-status';
 import { indexedCollections } from '@/lib/server/reads/collections';
 import { contactOverview } from '@/lib/server/reads/contacts';
 import { runtime } from '@/lib/server/runtime';
+import { seesContactDetails } from '@/lib/server/contact-details';
 import { prefetchList } from '../../collections/collections-view';
 
 type Props = {
@@ -86,7 +87,7 @@ export default async function ContactPage({ params, searchParams }: Props) {
     rt.index.status(),
     prefetchList(path, state, () => indexedCollections(rt, context, state), { views: false }),
   ]);
-  const reach = [head.contact.emailMasked, head.contact.phoneMasked].filter(Boolean).join(' · ');
+  const reach = [head.contact.email, head.contact.phone].filter(Boolean).join(' · ');
   return (
     <>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
@@ -102,7 +103,7 @@ export default async function ContactPage({ params, searchParams }: Props) {
           filtered
           indexOn={status.state !== 'off'}
           count={count}
-          contactsAllowed={isAdmin(context)}
+          contactsAllowed={seesContactDetails(context)}
           building={buildingOf(status)}
         />
       </div>

@@ -6,7 +6,7 @@ import type { CollectionSummary } from '@/lib/api/summary';
 
 /**
  * A collection as the index last saw it, beside the error of a live read that failed: what a support
- * agent needs to go on (status, amount, the contact masked) with the time it was last seen, never passed
+ * agent needs to go on (status, amount, the contact as the reader may see it) with the time it was last seen, never passed
  * off as live.
  */
 export function LastSeen({
@@ -24,7 +24,7 @@ export function LastSeen({
     ['Reference', summary.reference || '(none)'],
     ['Status', statusBadge(summary.status)],
     ['Amount', formatAmount(summary.amount, { minorUnits })],
-    ['Contact', [name, contact.emailMasked, contact.phoneMasked].filter(Boolean).join(' · ') || '(none)'],
+    ['Contact', [name, contact.email, contact.phone].filter(Boolean).join(' · ') || '(none)'],
     ['Created', <DateTime key="created" iso={summary.createdAt} zone />],
     ['Updated', <DateTime key="updated" iso={summary.updatedAt} zone />],
   ];

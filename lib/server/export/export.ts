@@ -4,7 +4,8 @@ import type { ListState } from '@/lib/api/list-state';
 import type { ListColumnId } from '@/lib/api/columns';
 import type { Collection } from '@/lib/api/schemas';
 import { audited, searchTarget } from '../audit/audit';
-import { assertContext, isAdmin, type RequestContext } from '../context';
+import { assertContext, type RequestContext } from '../context';
+import { seesContactDetails } from '../contact-details';
 import { listCollections } from '../data';
 import { getConfig } from '../env';
 import { AppError } from '../errors';
@@ -310,8 +311,8 @@ export async function exportCollections(rt: Runtime, context: RequestContext, in
     'export',
     q ? searchTarget(q) : null,
     async () => {
-      // Contact details leave the dashboard in bulk only for admins (contract section 10).
-      if (input.contacts && !isAdmin(context)) throw AppError.of('forbidden_role', 'collections');
+      // Contact details leave in bulk only for those who see them on screen (contract sections 7a, 10).
+      if (input.contacts && !seesContactDetails(context)) throw AppError.of('forbidden_role', 'collections');
       return input.live ? live(rt, context, input, signal) : fromIndex(rt, input, signal);
     },
     (response) => ({ ...view, rows: response ? Number(response.headers.get('X-Total-Count') ?? NaN) || null : null }),

@@ -8,6 +8,7 @@ import { isTransientCode } from '@/lib/api/error-codes';
 import { audited, searchKind, searchTarget } from '../audit/audit';
 import { closedUnder, isStatementTimeout, storeFault } from '../database/connect';
 import { getConfig } from '../env';
+import { presentSummaries, presentSummary } from '../contact-details';
 import type { CollectionSummary, IndexPage } from '../search-index/read';
 import { readingOf, type Reading } from '../search-index/read/reading';
 import type { Runtime } from '../runtime';
@@ -49,9 +50,13 @@ export async function guarded<T>(rt: Runtime, read: () => Promise<T>): Promise<T
   }
 }
 
-/** A page of the index as the API answers it: the seed's envelope, `meta` saying its source and freshness. */
-export async function indexPage<T>(
+/**
+ * A page of the index as the API answers it: the seed's envelope, `meta` saying its source and freshness,
+ * each row's contact as the reader may see it.
+ */
+export async function indexPage<T extends Pick<CollectionSummary, 'contact'>>(
   rt: Runtime,
+  context: RequestContext,
   read: () => Promise<IndexPage<T>>,
   page: number,
   limit: number,
@@ -61,7 +66,7 @@ export async function indexPage<T>(
   return {
     status: 'success' as const,
     message,
-    data: result.data,
+    data: presentSummaries(context, result.data),
     meta: {
       ...pageMeta(result.count, page, limit),
       source: 'index' as const,
@@ -90,6 +95,7 @@ export async function searchCollections(rt: Runtime, context: RequestContext, st
       const queries = await rt.index.queries();
       return indexPage(
         rt,
+        context,
         () => queries.search(state.q, defaults(filterSchema), state.page, state.limit),
         state.page,
         state.limit,
@@ -115,7 +121,7 @@ export async function indexedCollections(rt: Runtime, context: RequestContext, s
     const page = state.q
       ? () => queries.search(state.q!, state, state.page, state.limit)
       : () => queries.list(state, state.page, state.limit);
-    return indexPage<CollectionSummary>(rt, page, state.page, state.limit, 'Collections retrieved from the index');
+    return indexPage<CollectionSummary>(rt, context, page, state.page, state.limit, 'Collections retrieved from the index');
   };
   const log = rt.audit;
   if (state.q)
@@ -181,7 +187,8 @@ export async function lastSeenCollection(rt: Runtime, context: RequestContext, i
   assertContext(context);
   try {
     const queries = await rt.index.queries();
-    return await queries.lastSeen(id);
+    const seen = await queries.lastSeen(id);
+    return seen && { ...seen, summary: presentSummary(context, seen.summary) };
   } catch {
     return null;
   }

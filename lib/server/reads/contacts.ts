@@ -3,6 +3,7 @@ import { defaults, filterSchema, listStateSchema, type ListState } from '@/lib/a
 import { assertContext, type RequestContext } from '../context';
 import { audited } from '../audit/audit';
 import { AppError } from '../errors';
+import { presentHead } from '../contact-details';
 import type { ContactOverview } from '../search-index/read';
 import { guarded, indexPage } from './collections';
 import type { Runtime } from '../runtime';
@@ -26,6 +27,7 @@ export async function contactPage(rt: Runtime, context: RequestContext, id: stri
       const withContact = { ...state, contact: id };
       const page = await indexPage(
         rt,
+        context,
         () =>
           withContact.q
             ? queries.search(withContact.q, withContact, state.page, state.limit)
@@ -37,7 +39,7 @@ export async function contactPage(rt: Runtime, context: RequestContext, id: stri
       return {
         ...page,
         data: {
-          contact: overview.contact,
+          contact: presentHead(context, overview).contact,
           totals: overview.totals,
           sameEmail: overview.sameEmail,
           collections: page.data,
@@ -57,7 +59,10 @@ export async function contactOverview(
 ): Promise<ContactOverview | null> {
   assertContext(context);
   const queries = await rt.index.queries();
-  return audited(rt.audit, context, 'view_contact', id, () => guarded(rt, () => queries.contact(id)));
+  return audited(rt.audit, context, 'view_contact', id, async () => {
+    const head = await guarded(rt, () => queries.contact(id));
+    return head && presentHead(context, head);
+  });
 }
 
 /**

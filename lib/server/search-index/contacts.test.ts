@@ -104,9 +104,11 @@ describe.each(storeKinds())('contact pages on $name', (kind) => {
     expect(head!.contact).toEqual({
       firstName: 'Amara',
       lastName: 'Okafor',
-      // From her newest collection (its e-mail and phone at work), masked.
-      emailMasked: 'a••••@work.example',
-      phoneMasked: '+44 ••••••0123',
+      // From her newest collection (its e-mail and phone at work), opened and masked.
+      email: 'amara@work.example',
+      phone: '+44 7700 900123',
+      emailMasked: 'a•••@work.example',
+      phoneMasked: '+44 ••• ••• 0123',
     });
     expect(head!.totals).toEqual([
       {

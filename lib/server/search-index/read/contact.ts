@@ -20,7 +20,7 @@ export type ContactOverview = ContactHead;
 
 /**
  * A contact's page (contract section 14) without its list: who it is (its newest collection's contact,
- * masked), its totals per currency (pending, completed, every other status), and the other contact ids
+ * opened), its totals per currency (pending, completed, every other status), and the other contact ids
  * the index knows under the same e-mail (a person recreated upstream). Null when the index holds no
  * collection of it.
  */
@@ -77,6 +77,8 @@ export async function contactOverview(ctx: ReadContext, contactId: string): Prom
     contact: {
       firstName: contact.firstName,
       lastName: contact.lastName,
+      email: contact.email,
+      phone: contact.phone,
       emailMasked: contact.emailMasked,
       phoneMasked: contact.phoneMasked,
     },

@@ -130,7 +130,14 @@ export function toSummary(
   ctx: ReadContext,
   { row, details }: { row: NarrowRow; details?: DetailRow },
 ): CollectionSummary {
-  let contact: CollectionSummary['contact'] = { firstName: '', lastName: '', emailMasked: '', phoneMasked: '' };
+  let contact: CollectionSummary['contact'] = {
+    firstName: '',
+    lastName: '',
+    email: '',
+    phone: '',
+    emailMasked: '',
+    phoneMasked: '',
+  };
   let local: Set<string> | null = null;
   try {
     if (details) {
@@ -139,6 +146,8 @@ export function toSummary(
       contact = {
         firstName: opened.firstName,
         lastName: opened.lastName,
+        email: opened.email,
+        phone: opened.phone,
         emailMasked: maskEmail(opened.email),
         phoneMasked: maskPhone(opened.phone),
         ...(opened.id ? { id: opened.id } : {}),
