@@ -23,6 +23,7 @@ const log = createAuditLog({
   database: async () => db,
   now: Date.now,
   log: logger,
+  echo: true, // the machine-log path, a line per entry: the heavier one
   retentionDays: 365,
   setTimer: () => ({}), // flushed by hand below, to time it apart
 });

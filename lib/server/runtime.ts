@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './clock';
 import { systemContext } from './context';
 import { createDatabase, ownReads } from './database/database';
 import { getConfig, type DatabaseTarget, type ServerConfig } from './env';
-import { logger } from './logger';
+import { logFormat, logger } from './logger';
 import { createDriftCollector } from './observability/drift';
 import { registerScrapeGauges } from './observability/gauges';
 import { createMetrics } from './observability/metrics';
@@ -58,6 +58,7 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     database: database.available,
     now: clock.now,
     log,
+    echo: logFormat() === 'json',
     retentionDays: config.auditRetentionDays,
     setTimer: (fn, ms) => {
       clock.after(ms, fn);

@@ -25,7 +25,7 @@ const entry = (n: number, at = new Date(now).toISOString()): AuditEntry => ({
   outcome: 'ok',
 });
 
-function makeLog(overrides: { cap?: number; batch?: number } = {}) {
+function makeLog(overrides: { cap?: number; batch?: number; echo?: boolean } = {}) {
   return createAuditLog({
     database: async () => (available ? db : null),
     now: () => now,
@@ -33,6 +33,7 @@ function makeLog(overrides: { cap?: number; batch?: number } = {}) {
       info: (_o, msg) => lines.push({ level: 'info', msg }),
       error: (_o, msg) => lines.push({ level: 'error', msg }),
     },
+    echo: true,
     retentionDays: 365,
     setTimer: (fn, ms) => (timers.push({ fn, ms }), {}),
     ...overrides,
@@ -67,6 +68,14 @@ describe.each(storeKinds())('on $name', (kind) => {
   });
 
   describe('audit log writer', () => {
+    it('prints no line on a terminal (echo off), and still writes every entry', async () => {
+      const log = makeLog({ echo: false });
+      for (let n = 1; n <= 3; n++) log.record(entry(n));
+      await tick(log);
+      expect(lines).toEqual([]);
+      expect(await rows()).toHaveLength(3);
+    });
+
     it('queues at once and writes in one batch when its timer fires, a pino line for each', async () => {
       const log = makeLog();
       for (let n = 1; n <= 3; n++) log.record(entry(n));

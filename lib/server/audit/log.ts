@@ -36,6 +36,11 @@ export type AuditDeps = {
   database: () => Promise<AppDb | null>;
   now: () => number;
   log: Log;
+  /**
+   * Each entry also as a log line: true for machine logs (JSON, where a shipper collects them), false on a
+   * terminal, where a person reads one short line per request and the entries stay in the store.
+   */
+  echo: boolean;
   retentionDays: number;
   setTimer: (fn: () => void, ms: number) => { unref?: () => void };
   flushMs?: number;
@@ -130,9 +135,9 @@ export function createAuditLog(deps: AuditDeps) {
   }
 
   return {
-    /** Queues one entry (and logs its line); returns at once. */
+    /** Queues one entry (and logs its line for machine logs); returns at once. */
     record(entry: AuditEntry) {
-      deps.log.info({ audit: entry }, `audit: ${entry.action}`);
+      if (deps.echo) deps.log.info({ audit: entry }, `audit: ${entry.action}`);
       queue.push(entry);
       if (queue.length > cap) {
         const over = queue.length - cap;
