@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorMessage } from '@/lib/api/errors';
+import { CORRECTIONS_COOKIE, encodeCorrections, listCorrections } from '@/lib/api/list-corrections';
 import { correctedCollectionsUrl } from '@/lib/api/list-state';
 import { correctedOverviewUrl } from '@/lib/api/overview';
 import { authenticate, basicUserName, SESSION_COOKIE, WWW_AUTHENTICATE } from '@/lib/server/access';
@@ -104,6 +105,9 @@ async function gate(rt: Runtime, request: NextRequest) {
     if (corrected) {
       const response = NextResponse.redirect(new URL(corrected, request.url), 307);
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      // The page it lands on says what changed and why (components/collections/corrections-notice.tsx).
+      const said = pathname === '/collections' ? encodeCorrections(listCorrections(searchParams)) : '';
+      if (said) response.cookies.set(CORRECTIONS_COOKIE, said, { path: '/collections', maxAge: 60, sameSite: 'lax' });
       return response;
     }
   }

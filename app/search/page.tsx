@@ -3,7 +3,9 @@ import { ExportCsv } from '@/components/export/export-csv';
 import { buildingOf } from '@/components/export/export-props';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FreshnessLine } from '@/components/search-index/freshness';
-import { readSearchState, readViewState, toSearchParams } from '@/lib/api/list-state';
+import { MAX_QUERY, readSearchState, readViewState, toSearchParams } from '@/lib/api/list-state';
+import { SearchTooLong } from '@/components/search-index/search-too-long';
+import { StatusOffer } from '@/components/search-index/status-offer';
 import { requestContext } from '@/lib/server/context';
 import { searchCollections, searchReading } from '@/lib/server/reads/collections';
 import { NothingFound } from '@/components/search-index/nothing-found';
@@ -21,8 +23,18 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 /** `/search?q=`: every collection the index matches, with what it matched on. */
 export default async function SearchPage({ searchParams }: Props) {
   const rt = runtime();
-  const view = readViewState('/search', toSearchParams(await searchParams));
+  const search = toSearchParams(await searchParams);
+  const view = readViewState('/search', search);
   const heading = <h1 className="mb-2 text-xl font-semibold tracking-tight">Search</h1>;
+  const given = search.get('q') ?? '';
+  if (!view.q && given.length > MAX_QUERY) {
+    return (
+      <>
+        {heading}
+        <SearchTooLong text={given} />
+      </>
+    );
+  }
   if (!view.q) {
     return (
       <>
@@ -37,8 +49,10 @@ export default async function SearchPage({ searchParams }: Props) {
   const q = view.q;
   const context = await requestContext();
   // The index's state (cached 2 s) beside the first page, as before the one list.
-  const [status, { count, rows }] = await Promise.all([
+  const [status, facets, { count, rows }] = await Promise.all([
     rt.index.status(),
+    // A status word is offered the status filter (cached counts; without the index, no offer).
+    rt.index.facets().catch(() => null),
     prefetchList('/search', view, () => searchCollections(rt, context, { q, page: view.page, limit: view.limit })),
   ]);
   // Nothing found: how the text was read and what to try next (the account's countries, one small read).
@@ -60,6 +74,7 @@ export default async function SearchPage({ searchParams }: Props) {
         />
       </div>
       {status.state !== 'off' ? <FreshnessLine freshness={status} /> : null}
+      <StatusOffer q={q} held={facets?.status ?? null} />
       {rows({
         caption: `Search results for ${q}`,
         matched: true,

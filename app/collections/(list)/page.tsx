@@ -1,7 +1,11 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { redirect, unauthorized } from 'next/navigation';
 import Link from 'next/link';
+import { CorrectionsNotice } from '@/components/collections/corrections-notice';
 import { FilterBar } from '@/components/collections/filter-bar';
+import { StatusHint } from '@/components/collections/status-hint';
+import { correctionMessage, CORRECTIONS_COOKIE, decodeCorrections } from '@/lib/api/list-corrections';
 import { DateTime } from '@/components/ui/date-time';
 import { label } from '@/lib/format/labels';
 import { ExportCsv } from '@/components/export/export-csv';
@@ -52,6 +56,8 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   // One contact's collections are its page (the contact named above them): `?contact=` goes there.
   if (state.contact) redirect(viewHref(contactPath(state.contact), state));
   const indexed = isIndexed(state);
+  // What proxy.ts corrected in the URL it was given, named in a notice.
+  const corrections = decodeCorrections((await cookies()).get(CORRECTIONS_COOKIE)?.value).map(correctionMessage);
   // The filter menus' counts come from the index (cached); without it the menus are left out.
   const facets = rt.index.facets().catch(() => null);
   // Cached for 2 s by the service: the freshness line and the export control read it, beside the first page.
@@ -94,6 +100,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
           building={buildingOf(status)}
         />
       </div>
+      <CorrectionsNotice messages={corrections} />
       {opened.missing ? (
         <p
           role="status"
@@ -133,6 +140,7 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
           </Link>
         </p>
       ) : null}
+      <StatusHint state={state} held={(await facets)?.status ?? null} />
       <FilterBar
         state={state}
         facets={await facets}
