@@ -1,3 +1,4 @@
+import { Announcer } from '@/components/ui/announce';
 import type { Metadata, Viewport } from 'next';
 import { cookies } from 'next/headers';
 import { connection } from 'next/server';
@@ -106,6 +107,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <main id="main" className="mx-auto max-w-7xl px-4 py-6">
             {children}
           </main>
+          <Announcer />
         </DisplayProvider>
       </body>
     </html>

@@ -6,6 +6,7 @@ import { FreshnessLine } from '@/components/search-index/freshness';
 import { MAX_QUERY, readSearchState, readViewState, toSearchParams } from '@/lib/api/list-state';
 import { SearchTooLong } from '@/components/search-index/search-too-long';
 import { StatusOffer } from '@/components/search-index/status-offer';
+import { Announce } from '@/components/ui/announce';
 import { requestContext } from '@/lib/server/context';
 import { searchCollections, searchReading } from '@/lib/server/reads/collections';
 import { NothingFound } from '@/components/search-index/nothing-found';
@@ -60,6 +61,7 @@ export default async function SearchPage({ searchParams }: Props) {
   return (
     <>
       {heading}
+      <Announce text={`${count} ${count === 1 ? 'result' : 'results'} for “${q}”`} />
       <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
           Results for <strong className="font-semibold">“{q}”</strong>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { parseOpenTarget } from '@/lib/api/open-target';
 import { label } from '@/lib/format/labels';
@@ -33,7 +33,13 @@ const searchHref = (q: string) => `/search?${new URLSearchParams({ q })}`;
 export function SearchBox() {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
-  const [text, setText] = useState('');
+  // On the results page the box holds the query (narrowing "Abdulahi" to "Grace Abdulahi" is one edit), as
+  // the page loads and as Back and Forward move between searches; elsewhere it starts empty. Set while
+  // rendering when the URL's query changes (React's pattern for state that follows a prop), not in an effect.
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const urlQuery = pathname === '/search' ? (params.get('q') ?? '') : '';
+  const [text, setText] = useState(urlQuery);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [answer, setAnswer] = useState<Answer | null>(null);
@@ -42,6 +48,11 @@ export function SearchBox() {
   const ids = { list: useId(), hint: useId(), status: useId() };
   // Read when the box gets focus, from code loaded then: most page views never open the box.
   const [remembered, setRemembered] = useState<Option[]>([]);
+  const [followed, setFollowed] = useState(urlQuery);
+  if (urlQuery !== followed) {
+    setFollowed(urlQuery);
+    setText(urlQuery);
+  }
 
   useEffect(() => {
     function onKey(event: globalThis.KeyboardEvent) {
@@ -139,6 +150,15 @@ export function SearchBox() {
     router.push(href);
   }
 
+  /** The results page for the text: the text stays, and so does focus (the page announces its count). */
+  function search(text: string) {
+    setOpen(false);
+    setActive(-1);
+    const href = searchHref(text);
+    navigationStarted(href);
+    router.push(href);
+  }
+
   function submit() {
     if (active >= 0 && options[active]) return go(options[active].href);
     if (target.ok) return go(target.href);
@@ -146,7 +166,7 @@ export function SearchBox() {
       setOpen(false);
       return setMessage(q ? target.message : HINT);
     }
-    go(searchHref(q));
+    search(q);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
