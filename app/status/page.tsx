@@ -101,7 +101,8 @@ export default async function StatusPage() {
             <dt className={term}>As of</dt>
             <dd>{index.asOf ? <DateTime iso={index.asOf} seconds /> : 'never'}</dd>
             <dt className={term}>Stored in</dt>
-            <dd className="break-all">{store}</dd>
+            {/* Prose wraps between words; only a long token (a path, a URL) may break anywhere. */}
+            <dd className="wrap-anywhere">{store}</dd>
             <dt className={term}>Sync</dt>
             <dd>
               {syncing === null
@@ -133,8 +134,9 @@ export default async function StatusPage() {
         </p>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className={term}>Upstream</dt>
-          <dd className="break-all">
-            {config.upstream.baseUrl}/public{config.upstream.sandbox ? ' (the embedded sandbox)' : ''}
+          <dd>
+            <span className="wrap-anywhere">{config.upstream.baseUrl}/public</span>
+            {config.upstream.sandbox ? ' (the embedded sandbox)' : ''}
           </dd>
           <dt className={term}>API key</dt>
           <dd>
@@ -147,9 +149,19 @@ export default async function StatusPage() {
             {config.access.admins.length ? `; ${config.access.admins.length} named admins` : ''}
           </dd>
           <dt className={term}>Index</dt>
-          <dd className="break-all">
-            {config.index.enabled ? `on, in ${store}` : 'off (INDEX=off)'}
-            {config.index.account ? `; account labelled ${config.index.account}` : ''}
+          <dd>
+            {config.index.enabled ? (
+              <>
+                on, in <span className="wrap-anywhere">{store}</span>
+              </>
+            ) : (
+              'off (INDEX=off)'
+            )}
+            {config.index.account ? (
+              <>
+                ; account labelled <span className="wrap-anywhere">{config.index.account}</span>
+              </>
+            ) : null}
           </dd>
           <dt className={term}>Sync</dt>
           <dd>

@@ -16,7 +16,7 @@ import type { SavedView } from '@/lib/api/views';
 import { ViewsControl } from '@/components/views/views-control';
 import type { CollectionRow, RowFallback } from '@/lib/query/rows';
 import { collectionListOptions } from '@/lib/query/options';
-import { CELL_CLASS, collectionColumns, features, type ColumnId, type Copied } from './columns';
+import { CELL_PROPS, collectionColumns, features, type ColumnId, type Copied } from './columns';
 import { Pagination } from './pagination';
 import { rememberListHref } from './list-memory';
 import { TrailRecorder } from '@/components/trail/trail-recorder';
@@ -194,7 +194,7 @@ export function CollectionsTable({
               retrying={query.isFetching}
             />
           ) : null}
-          <div className="mb-2 flex flex-wrap items-start justify-between gap-2">
+          <div className="mb-2 flex flex-wrap items-start justify-between gap-2 max-sm:relative">
             {live ? <ListSummary count={count} /> : <span />}
             <div className="flex gap-2">
               {viewsControl}
@@ -231,7 +231,7 @@ export function CollectionsTable({
                   <tr key={row.original.id}>
                     {/* flexRender, not <FlexRender>: one component less per cell, 800 on a 100-row page. */}
                     {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className={CELL_CLASS[cell.column.id as ColumnId]}>
+                      <td key={cell.id} {...CELL_PROPS[cell.column.id as ColumnId]}>
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>
                     ))}

@@ -11,7 +11,8 @@ import {
   type ListColumnId,
 } from '@/lib/api/columns';
 
-const small = `rounded px-1.5 py-0.5 text-xs font-medium hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800 ${focusRing}`;
+// At least 24 px to tap (WCAG 2.5.8), 32 px on a phone, where a finger does the pointing.
+const small = `inline-flex min-h-6 min-w-6 items-center justify-center rounded px-1.5 text-xs font-medium hover:bg-zinc-100 disabled:opacity-40 max-sm:min-h-8 max-sm:min-w-8 dark:hover:bg-zinc-800 ${focusRing}`;
 
 /**
  * "Columns": every column the one list knows, shown or hidden, in the order shown (contract section 13).
@@ -32,7 +33,10 @@ export function ColumnsControl({
     <Popover
       label="Columns"
       buttonClassName={`rounded-md border border-zinc-300 px-2 py-1 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900 ${focusRing}`}
-      panelClassName="right-0 w-72 text-sm"
+      // On a phone the panel spans the row of controls (collections-table.tsx: `relative` there), whichever
+      // side of it the button wrapped to: anchored to the button, 18 rem ran off the screen's left edge.
+      className="relative max-sm:static"
+      panelClassName="right-0 w-72 text-sm max-sm:left-0 max-sm:w-auto"
     >
       <fieldset>
         <legend className="mb-1 font-medium">Columns shown, in order</legend>
@@ -42,7 +46,7 @@ export function ColumnsControl({
             const at = shown.indexOf(id);
             return (
               <li key={id} className="flex items-center justify-between gap-2">
-                <label className="flex items-center gap-2 px-1 py-0.5">
+                <label className="flex min-h-6 grow items-center gap-2 px-1 py-0.5 max-sm:min-h-8">
                   <input
                     type="checkbox"
                     checked={on}
@@ -81,7 +85,7 @@ export function ColumnsControl({
       </fieldset>
       <button
         type="button"
-        className={`mt-2 rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 ${focusRing}`}
+        className={`mt-2 min-h-8 rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 ${focusRing}`}
         disabled={isDefault}
         onClick={() => onChange([...DEFAULT_COLUMNS])}
       >

@@ -47,6 +47,20 @@ export const CELL_CLASS: Record<ColumnId, string> = {
   id: 'c-more',
 };
 
+/**
+ * What each column's cells carry: its class, and for a column a reader added with Columns that has no place of
+ * its own on a phone's card (Phone, Line items, Updated…: not one of the defaults) `c-added` and its label, so
+ * the card shows it, labelled, under the rest (globals.css). The defaults without a place (methods, follow-up,
+ * id) stay a tap away on the record, as before anyone chose columns. Made once: a hundred rows share them.
+ */
+export const CELL_PROPS = Object.fromEntries(
+  (Object.entries(CELL_CLASS) as [ColumnId, string][]).map(([id, className]) =>
+    id !== 'matched' && className.startsWith('c-more') && !DEFAULT_COLUMNS.includes(id)
+      ? [id, { className: className.replace('c-more', 'c-added'), 'data-label': COLUMN_LABEL[id] }]
+      : [id, { className }],
+  ),
+) as Record<ColumnId, { className: string; 'data-label'?: string }>;
+
 const MATCHED: Record<MatchedField, string> = {
   id: 'ID',
   email: 'E-mail',

@@ -13,6 +13,7 @@ export function Popover({
   children,
   panelClassName = '',
   buttonClassName = '',
+  className = 'relative',
   onOpenChange,
   open: controlled,
   initialOpen = false,
@@ -22,6 +23,8 @@ export function Popover({
   children: ReactNode;
   panelClassName?: string;
   buttonClassName?: string;
+  /** The root's classes: `relative` (the panel placed by the button) unless the owner places it by a row of its own. */
+  className?: string;
   onOpenChange?: (open: boolean) => void;
   /** Given, the owner decides (it hears every change through `onOpenChange`). */
   open?: boolean;
@@ -67,7 +70,7 @@ export function Popover({
   }, [open]);
 
   return (
-    <div ref={root} className="relative">
+    <div ref={root} className={className}>
       <button
         ref={button}
         type="button"
