@@ -109,7 +109,8 @@ test.describe('/overview', () => {
     await expect(page).toHaveURL(/\/overview\?range=30d$/);
   });
 
-  test('is in the navigation, shows the freshness line, and switches range by URL', async ({ page }) => {
+  test('is in the navigation, shows the freshness line, and switches range by URL', async ({ page, request }) => {
+    const { data } = (await (await request.get('/api/overview?range=7d')).json()) as { data: Overview };
     await page.goto('/collections');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
@@ -119,6 +120,15 @@ test.describe('/overview', () => {
     await range.getByRole('link', { name: '7 days' }).click();
     await expect(page).toHaveURL(/range=7d/);
     await expect(range.getByRole('link', { name: '7 days' })).toHaveAttribute('aria-current', 'page');
+    // A currency's charts are a row away; the range stays.
+    const top = data.currencies[0]!.currency;
+    await page
+      .getByRole('table', { name: 'Currencies, last 7 days' })
+      .getByRole('link', { name: `${top}: cards and charts` })
+      .click();
+    await expect(page).toHaveURL(
+      (url) => url.searchParams.get('range') === '7d' && url.searchParams.get('currency') === top,
+    );
     await expect(page.getByRole('heading', { name: /collections created per day/ }).first()).toBeVisible();
   });
 
@@ -126,7 +136,7 @@ test.describe('/overview', () => {
     const { data } = (await (await request.get('/api/overview')).json()) as { data: Overview };
     const top = data.currencies[0]!;
     const pending = top.byStatus.find((s) => s.status === 'pending')!;
-    await page.goto('/overview');
+    await page.goto(`/overview?currency=${top.currency}`);
     const section = page.getByRole('region', { name: top.currency, exact: true });
     const table = section.getByRole('table', { name: `${top.currency} collections by status, all time` });
     await table
@@ -144,7 +154,7 @@ test.describe('/overview', () => {
     for (const range of ['90d', 'all'] as const) {
       const { data } = (await (await request.get(`/api/overview?range=${range}`)).json()) as { data: Overview };
       const top = data.currencies.find((c) => c.completed.count > 0)!;
-      await page.goto(`/overview?range=${range}`);
+      await page.goto(`/overview?range=${range}&currency=${top.currency}`);
       const section = page.getByRole('region', { name: top.currency, exact: true });
       const term = range === 'all' ? 'Completed all time' : 'Completed last 90 days';
       const figure = section.getByRole('term').filter({ hasText: term }).locator('xpath=..');
@@ -162,10 +172,12 @@ test.describe('/overview', () => {
   test('draws its charts on the server: there without JavaScript, with a text summary and a table', async ({
     browser,
     baseURL,
+    request,
   }) => {
+    const { data } = (await (await request.get('/api/overview?range=30d')).json()) as { data: Overview };
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${baseURL}/overview?range=30d`);
+    await page.goto(`${baseURL}/overview?range=30d&currency=${data.currencies[0]!.currency}`);
     const chart = page.getByRole('figure', { name: /collections created per day/ }).first();
     await expect(chart.getByRole('img', { name: /created in the last 30 days/ })).toBeVisible();
     await expect(chart.locator('svg path').first()).toHaveAttribute('d', /^M/);
@@ -184,6 +196,7 @@ test.describe('/overview', () => {
         chart: { from: string; to: string };
         latestActivity: string;
         bucket: 'day' | 'month' | 'year';
+        currencies: { currency: string }[];
       };
     };
     const { data } = (await (await request.get('/api/overview?range=all')).json()) as Answer;
@@ -192,11 +205,44 @@ test.describe('/overview', () => {
     const days = (Date.parse(data.chart.to) - Date.parse(data.chart.from)) / 86_400_000 + 1;
     // The sandbox's weeks of data (and whatever the tests added since) by day, not one spike in a month.
     expect(data.bucket).toBe(days <= 92 ? 'day' : 'month');
-    await page.goto('/overview?range=all');
+    await page.goto(`/overview?range=all&currency=${data.currencies[0]!.currency}`);
     const chart = page.getByRole('figure', { name: new RegExp(`collections created per ${data.bucket}`) }).first();
     await chart.getByText('Show as table').click();
     // One row a bucket, from the first day to the last (a day bucket: every day of the span).
     if (data.bucket === 'day') await expect(chart.getByRole('table').locator('tbody tr')).toHaveCount(days);
+  });
+
+  test('answers at a glance: a row per currency with the API’s figures, each leading to its cards and charts', async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const { data } = (await (await request.get('/api/overview?range=all')).json()) as { data: Overview };
+    await page.goto('/overview?range=all');
+    const table = page.getByRole('table', { name: 'Currencies, all time' });
+    await expect(table.getByRole('row')).toHaveCount(data.currencies.length + 1);
+    expect(data.currencies.length).toBeGreaterThanOrEqual(7);
+    for (const [i, c] of data.currencies.entries()) {
+      const row = table.getByRole('row').nth(i + 1);
+      await expect(row.getByRole('rowheader')).toHaveText(new RegExp(`^${c.currency}`));
+      const pending = c.byStatus.find((s) => s.status === 'pending');
+      await expect(row).toContainText(`${new Intl.NumberFormat('en').format(pending?.count ?? 0)} pending`);
+      await expect(row).toContainText(`${new Intl.NumberFormat('en').format(c.completed.count)} completed`);
+      await expect(row).toContainText(`of ${new Intl.NumberFormat('en').format(c.created)} created`);
+    }
+    // Seven currencies at a glance: the page fits 1,800 px at 1280×800, no chart drawn yet.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(1800);
+    await expect(page.getByRole('figure')).toHaveCount(0);
+
+    const last = data.currencies.at(-1)!.currency;
+    await table.getByRole('link', { name: `${last}: cards and charts` }).click();
+    await expect(page).toHaveURL((url) => url.searchParams.get('currency') === last);
+    await expect(page.getByRole('region', { name: last, exact: true })).toBeVisible();
+    await expect(page.getByRole('figure', { name: /collections created per/ }).first()).toBeVisible();
+    await expect(table.getByRole('link', { name: `${last}: cards and charts` })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
   });
 
   test('says when a range holds nothing, and offers where the data is', async ({ page, request }) => {
@@ -235,16 +281,17 @@ test.describe('/overview', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`is axe-clean in ${colorScheme} mode, at 1280 px and 375 px`, async ({ page, axe }) => {
-      // Two axe runs over ~6,800 elements (the 90 days' charts and their tables): 4-6 s each in Debian's
-      // Chromium 156.0.8078.108 here, past the default 30 s with two workers sharing two cores.
+      // Four axe runs, two over a currency's 90 days of charts and their tables: past the default 30 s with two
+      // workers sharing two cores.
       test.slow();
       await page.emulateMedia({ colorScheme });
-      for (const width of [1280, 375]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.goto('/overview?range=90d');
-        await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-        await axe(page);
-      }
+      for (const width of [1280, 375])
+        for (const path of ['/overview?range=90d', '/overview?range=90d&currency=NGN']) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.goto(path);
+          await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+          await axe(page);
+        }
     });
   }
 });

@@ -316,6 +316,28 @@ function searchRows(f: SearchSideBySide): Row[] {
   return [row(true, false), row(false, false), row(true, true), row(false, true)].filter((r) => r[1] !== '');
 }
 
+type OverviewSideBySide = {
+  at: string;
+  cores: number;
+  indexed: number;
+  before: string;
+  rows: { page: string; ratio: number; oursHeightPx: number; beforeHeightPx: number }[];
+};
+
+/** One row: each page's render ratio to the tree before, and its height at 1280×800 (issue 75's goals). */
+function overviewRows(f: OverviewSideBySide): Row[] {
+  const figure = (r: OverviewSideBySide['rows'][number]) =>
+    `${r.page.replace(/, vs today's page$/, '')} ${num(r.ratio)}×, ${num(r.oursHeightPx)} px (was ${num(r.beforeHeightPx)})`;
+  return [
+    [
+      '`/overview` render median, ours / before; height at 1280×800',
+      f.rows.map(figure).join('; '),
+      NONE,
+      '≤ 0.7×; ≤ 1,800 px',
+    ],
+  ];
+}
+
 const when = (iso: string) => iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
 const machineNote = (m: Machine | undefined) => (m ? `${when(m.date)}, ${m.cpus} cores, Node ${m.node}` : 'no date');
 const section = (title: string): Row => [`**${title}**`, '', '', ''];
@@ -334,6 +356,11 @@ function rowsOf(name: string, file: Record<string, unknown>): Row[] {
       section(`history (\`npm run bench:history\`, ${name}), SQLite; the file records no date`),
       ...historyRows(file as History),
     ];
+  }
+  if (typeof file.indexed === 'number' && Array.isArray(file.rows) && typeof file.before === 'string') {
+    const f = file as unknown as OverviewSideBySide;
+    const title = `overview side by side (\`npm run bench:overview\`, ${name}), ${when(f.at)}, ${f.cores} cores, ${num(f.indexed)} indexed`;
+    return [section(title), ...overviewRows(f)];
   }
   if (typeof file.records === 'number' && Array.isArray(file.rows)) {
     const f = file as unknown as SearchSideBySide;
@@ -361,6 +388,7 @@ const ORDER = [
   'results-pages.json',
   'results-index.json',
   'results-search.json',
+  'results-overview.json',
   'results-soak.json',
   'results-history.json',
 ];

@@ -1,21 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { unauthorized } from 'next/navigation';
-import { currencyAnchor, CurrencyOverviewSection } from '@/components/overview/currency-overview';
+import { CurrencyOverviewSection } from '@/components/overview/currency-overview';
+import { CurrencyTable } from '@/components/overview/currency-table';
+import { RangeNav } from '@/components/overview/range-nav';
 import { FreshnessLine } from '@/components/search-index/freshness';
 import { ChangesPanel } from '@/components/overview/changes-panel';
 import { focusRing } from '@/components/ui/button';
 import { DetailError } from '@/components/ui/detail-error';
 import { EmptyState } from '@/components/ui/empty-state';
 import { toSearchParams } from '@/lib/api/list-state';
-import {
-  correctOverviewState,
-  overviewHref,
-  RANGE_LABELS,
-  RANGE_SHORT,
-  RANGES,
-  rangesWithActivity,
-} from '@/lib/api/overview';
+import { correctOverviewState, overviewHref, RANGE_LABELS, rangesWithActivity, type Range } from '@/lib/api/overview';
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
@@ -26,42 +21,29 @@ import { runtime } from '@/lib/server/runtime';
 export const metadata: Metadata = { title: 'Overview' };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+const notice =
+  'my-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100';
 
 /**
- * `/overview?range=`: what is outstanding and what came in, per currency, with
- * charts drawn on the server. Every figure comes from the index's roll-ups and
- * links to the rows it counts.
+ * `/overview?range=&currency=`: first a table with a row per currency (what is outstanding, what came in,
+ * the completion rate, the median time to complete); a row's currency opens that currency's cards, status
+ * table and charts beneath it (`currency=`). Every figure comes from the index's roll-ups and links to the
+ * rows it counts; without a currency, no chart is drawn and no day's roll-up is read.
  */
 export default async function OverviewPage({ searchParams }: Props) {
   const rt = runtime();
   // proxy.ts has already redirected an unknown range; this only fills in the default.
-  const { range } = correctOverviewState(toSearchParams(await searchParams)).value;
+  const { range, currency } = correctOverviewState(toSearchParams(await searchParams)).value;
   const context = await requestContext().catch(() => unauthorized());
   const minorUnits = getConfig().amountMinorUnits;
-  const result = await indexOverview(rt, context, range).catch((error: unknown) => toFailure(error, 'collections'));
+  const result = await indexOverview(rt, context, range, currency === undefined ? 'none' : { currency }).catch(
+    (error: unknown) => toFailure(error, 'collections'),
+  );
 
   const header = (
     <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
       <h1 className="text-xl font-semibold tracking-tight">Overview</h1>
-      <nav aria-label="Range">
-        <ul className="flex rounded-md border border-zinc-300 text-sm dark:border-zinc-700">
-          {RANGES.map((r) => (
-            <li key={r} className="border-zinc-300 not-first:border-l dark:border-zinc-700">
-              <Link
-                href={overviewHref({ range: r })}
-                aria-current={r === range ? 'page' : undefined}
-                className={`block px-3 py-1.5 ${focusRing} ${
-                  r === range
-                    ? 'bg-zinc-900 font-medium text-white dark:bg-zinc-100 dark:text-zinc-950'
-                    : 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800'
-                }`}
-              >
-                {RANGE_SHORT[r]}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <RangeNav range={range} currency={currency} />
     </div>
   );
 
@@ -94,63 +76,27 @@ export default async function OverviewPage({ searchParams }: Props) {
   }
 
   const overview = result.data;
-  // A range that holds nothing says so and offers where the data is (the latest activity's range, all time).
-  const elsewhere = rangesWithActivity(range, overview.perDay, overview.latestActivity, overview.range.to);
+  const shown = overview.currencies.find((c) => c.currency === currency);
+  // A range that holds nothing says so and offers where the data is (the latest activity's range, all time);
+  // what the range holds is read from the currencies' sums, the same days as their perDay rows.
+  const sums = overview.currencies.map((c) => ({ created: c.created, completedAmount: c.completed.amount }));
+  const elsewhere = rangesWithActivity(range, sums, overview.latestActivity, overview.range.to);
   return (
     <>
       {header}
       <FreshnessLine freshness={result.index} />
       {elsewhere ? (
-        <p
-          role="status"
-          className="my-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
-        >
-          Nothing in the {RANGE_LABELS[range].toLowerCase()}. Latest activity:{' '}
-          <DateOnly day={overview.latestActivity!} />
-          {' · '}
-          {elsewhere.map((r, i) => (
-            <span key={r}>
-              {i ? ' / ' : ''}
-              <Link href={overviewHref({ range: r })} className={`font-medium underline ${focusRing}`}>
-                {r === 'all' ? 'All time' : `Show the ${RANGE_LABELS[r].toLowerCase()}`}
-              </Link>
-            </span>
-          ))}
-        </p>
+        <NothingInRange range={range} currency={currency} latest={overview.latestActivity!} offers={elsewhere} />
       ) : null}
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
-        Figures are per currency, never summed across currencies; days are UTC days.
+        Figures are per currency, never summed across currencies; outstanding is what is pending, all time; days are UTC
+        days.
         {result.index.state === 'building'
           ? ' While the index is being built, they count only the collections indexed so far.'
           : ''}
       </p>
-      <ChangesPanel changes={overview.changes} />
-      {overview.currencies.length > 1 ? (
-        <nav aria-label="Currencies" className="mt-3 text-sm">
-          <ul className="flex flex-wrap gap-x-3 gap-y-1">
-            {overview.currencies.map((c) => (
-              <li key={c.currency}>
-                <a
-                  href={`#${currencyAnchor(c.currency)}`}
-                  className={`rounded underline underline-offset-2 ${focusRing}`}
-                >
-                  {c.currency}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      ) : null}
       {overview.currencies.length ? (
-        overview.currencies.map((c) => (
-          <CurrencyOverviewSection
-            key={c.currency}
-            figures={c}
-            overview={overview}
-            range={range}
-            minorUnits={minorUnits}
-          />
-        ))
+        <CurrencyTable overview={overview} range={range} selected={currency} minorUnits={minorUnits} />
       ) : (
         <div className="mt-4">
           <EmptyState title="No collections indexed yet">
@@ -160,7 +106,49 @@ export default async function OverviewPage({ searchParams }: Props) {
           </EmptyState>
         </div>
       )}
+      {shown ? (
+        <CurrencyOverviewSection
+          figures={shown}
+          overview={overview}
+          range={range}
+          minorUnits={minorUnits}
+          closeHref={overviewHref({ range })}
+        />
+      ) : currency !== undefined && overview.currencies.length ? (
+        <p role="status" className={notice}>
+          No collections in {currency} are indexed: pick a currency in the table to see its cards and charts.
+        </p>
+      ) : null}
+      <ChangesPanel changes={overview.changes} />
     </>
+  );
+}
+
+/** "Nothing in the last 7 days. Latest activity: 12 Jun 2025 · Show the last 30 days / All time". */
+function NothingInRange({
+  range,
+  currency,
+  latest,
+  offers,
+}: {
+  range: Range;
+  currency: string | undefined;
+  latest: string;
+  offers: Range[];
+}) {
+  return (
+    <p role="status" className={notice}>
+      Nothing in the {RANGE_LABELS[range].toLowerCase()}. Latest activity: <DateOnly day={latest} />
+      {' · '}
+      {offers.map((r, i) => (
+        <span key={r}>
+          {i ? ' / ' : ''}
+          <Link href={overviewHref({ range: r, currency })} className={`font-medium underline ${focusRing}`}>
+            {r === 'all' ? 'All time' : `Show the ${RANGE_LABELS[r].toLowerCase()}`}
+          </Link>
+        </span>
+      ))}
+    </p>
   );
 }
 

@@ -1,20 +1,18 @@
 import 'server-only';
 import Link from 'next/link';
 import { focusRing } from '@/components/ui/button';
-import { defaults, listStateSchema, collectionsHref, type ListState } from '@/lib/api/list-state';
 import { RANGE_LABELS, type CurrencyOverview, type Overview, type Range } from '@/lib/api/overview';
 import { formatDay, formatDuration } from '@/lib/format/dates';
 import { currencyDigits, formatAmount } from '@/lib/format/money';
 import { chartBucket, chartPoints, peak, type Bucket } from '@/lib/overview/points';
 import { PlainTable } from '@/components/ui/plain-table';
 import { LineChart } from './line-chart';
+import { completedInRange as completedIn, createdInRange, listHref } from './list-links';
 
 const nf = new Intl.NumberFormat('en');
 const pct = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const link = `rounded underline decoration-zinc-400 underline-offset-2 hover:decoration-current ${focusRing}`;
-
-const listHref = (filters: Partial<ListState>) => collectionsHref({ ...defaults(listStateSchema), ...filters });
 
 /** "in the last 30 days (24 Oct – 22 Nov 2026)", or "since Jan 2025" for all time. */
 function rangePhrase(range: Range, span: Overview['range']): string {
@@ -56,17 +54,20 @@ function Figure({ term, value, note, href }: { term: string; value: string; note
 /** The id of a currency's section (for the page's jump list). */
 export const currencyAnchor = (currency: string) => `currency-${currency.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
-/** One currency's figures, its collections by status, and its two charts. */
+/** One currency's figures, its collections by status, and its two charts (the overview's `?currency=`). */
 export function CurrencyOverviewSection({
   figures: c,
   overview,
   range,
   minorUnits,
+  closeHref,
 }: {
   figures: CurrencyOverview;
   overview: Overview;
   range: Range;
   minorUnits: boolean;
+  /** Where "Hide details" leads: the table of currencies alone. */
+  closeHref: string;
 }) {
   const money = (value: number) => formatAmount({ value, currency: c.currency }, { minorUnits });
   const axisMoney = (value: number) => compact.format(minorUnits ? value / 10 ** currencyDigits(c.currency) : value);
@@ -89,19 +90,19 @@ export function CurrencyOverviewSection({
   const completedPeak = peak(completed.points);
   const peakDay = (date: string) => formatDay(date, bucket === 'day' ? 'full' : bucket);
   const id = currencyAnchor(c.currency);
-  const inRange = range === 'all' ? {} : { createdFrom: overview.range.from!, createdTo: overview.range.to };
-  // Completed in the range: those with a completion time in it (all time: since the first collection was
-  // created, so every completed one), whatever their status now, as the figure counts them.
-  const completedInRange = {
-    completedFrom: overview.range.from ?? overview.range.to,
-    ...(range === 'all' ? {} : { completedTo: overview.range.to }),
-  };
+  const inRange = createdInRange(range, overview.range);
+  const completedInRange = completedIn(range, overview.range);
 
   return (
-    <section aria-labelledby={id} className="mt-8">
-      <h2 id={id} className="text-lg font-semibold tracking-tight">
-        {c.currency}
-      </h2>
+    <section aria-labelledby={id} className="mt-6">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h2 id={id} className="text-lg font-semibold tracking-tight">
+          {c.currency}
+        </h2>
+        <Link href={closeHref} className={`text-sm ${link}`}>
+          Hide {c.currency} details
+        </Link>
+      </div>
       <dl className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure
           term="Outstanding (pending)"

@@ -4,7 +4,7 @@ import { ERROR_STATUS, errorBodySchema } from './errors';
 import { collectionSchema, listMetaSchema, providerSchema } from './schemas';
 import { filterSchema, listStateSchema, searchStateSchema, type Schema } from './list-state';
 import { overviewSchema } from './overview';
-import { PARAM_DOCS } from './params';
+import { OVERVIEW_PARAM_DOCS, PARAM_DOCS, type ParamDoc } from './params';
 import { COLUMN_IDS } from './columns';
 import { driftAcknowledgeBody, viewCreateBody, viewUpdateBody } from './inputs';
 
@@ -40,9 +40,13 @@ const idParam = (prefix: string) => ({
  * the names, types, rules, defaults and an example that the strict parse accepts. Never written by hand, so
  * they cannot drift from what the route takes (openapi.test.ts checks both against each other).
  */
-export function stateParameters(s: Schema, required: readonly string[] = []) {
+export function stateParameters(
+  s: Schema,
+  required: readonly string[] = [],
+  docs: Record<string, ParamDoc> = PARAM_DOCS,
+) {
   return Object.entries(s).map(([name, field]) => {
-    const words = PARAM_DOCS[name];
+    const words = docs[name] ?? PARAM_DOCS[name];
     if (!words) throw new Error(`OpenAPI: no PARAM_DOCS line for the parameter ${name}`);
     const { example, ...doc } = words;
     const fallback = field.format(field.fallback);
@@ -401,7 +405,7 @@ export function openApiDocument(version: string) {
       '/api/overview': {
         get: {
           summary: 'Totals and trends per currency for a range',
-          parameters: stateParameters(overviewSchema),
+          parameters: stateParameters(overviewSchema, [], OVERVIEW_PARAM_DOCS),
           responses: {
             ...ok('The overview', envelope({ type: 'object' })),
             ...errors('bad_request', ...GATED, 'index_unavailable', 'index_busy'),

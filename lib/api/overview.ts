@@ -1,3 +1,4 @@
+import { holdsControl } from './control-characters';
 import { INVALID, correctState, parseState, stateQuery, type Field, type Schema, type StateOf } from './list-state';
 
 /**
@@ -33,12 +34,28 @@ const rangeField: Field<Range> = {
   format: String,
 };
 
-export const overviewSchema = { range: rangeField } satisfies Schema;
+/** One currency as the list's `currency` filter spells it (1-64 characters, no comma or control character). */
+const isCurrency = (raw: string) => raw.length > 0 && raw.length <= 64 && !raw.includes(',') && !holdsControl(raw);
+const currencyField: Field<string | undefined> = {
+  fallback: undefined,
+  rule: 'currency must be one currency code of 1-64 characters, without a comma',
+  parse: (raw) => (isCurrency(raw) ? raw : INVALID),
+  // The page drops a currency it cannot read and shows every currency; currencies are compared as spelt.
+  correct: (raw) => (isCurrency(raw.trim()) ? raw.trim() : undefined),
+  valid: (value) => value === undefined || isCurrency(value),
+  format: (value) => value ?? '',
+};
+
+/**
+ * `range`, and `currency`: one currency's cards, status table and charts beneath the table of every
+ * currency (absent: the table alone, and the API's answer covers every currency).
+ */
+export const overviewSchema = { range: rangeField, currency: currencyField } satisfies Schema;
 export type OverviewState = StateOf<typeof overviewSchema>;
 export const parseOverviewState = (search: URLSearchParams) => parseState(overviewSchema, search);
 export const correctOverviewState = (search: URLSearchParams) => correctState(overviewSchema, search);
-export const overviewHref = (state: OverviewState) => {
-  const q = stateQuery(overviewSchema, state);
+export const overviewHref = (state: Pick<OverviewState, 'range'> & Partial<OverviewState>) => {
+  const q = stateQuery(overviewSchema, { currency: undefined, ...state });
   return q ? `/overview?${q}` : '/overview';
 };
 /** The corrected `/overview` URL when the range is unknown or repeated (other parameters kept); else null. */
@@ -73,6 +90,12 @@ export type PerDay = {
   created: number;
   completedAmount: number;
 };
+
+/**
+ * Whose `perDay` rows an overview reads: every currency's (the API), one currency's (`?currency=`: the
+ * page's detail of that currency, the API's answer narrowed so), or none (the page's table alone).
+ */
+export type PerDayOf = 'every' | 'none' | { currency: string };
 
 export type Overview = {
   /** Whole UTC days, both inclusive; `from` null for `all` on an empty index. */

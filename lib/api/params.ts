@@ -40,6 +40,18 @@ const amount = (what: string): ParamDoc => ({
   example: '500000',
 });
 
+/** The overview's `currency`: one currency (the list's `currency` takes a list). */
+export const OVERVIEW_PARAM_DOCS: Record<string, ParamDoc> = {
+  currency: {
+    type: 'string',
+    description:
+      "One currency, exact as the upstream spells it: perDay holds that currency's rows only (currencies still lists every currency)",
+    minLength: 1,
+    maxLength: 64,
+    example: 'NGN',
+  },
+};
+
 export const PARAM_DOCS: Record<string, ParamDoc> = {
   page: { type: 'integer', description: 'Page, from 1', minimum: 1, example: '2' },
   limit: { type: 'integer', description: 'Rows a page', minimum: 1, maximum: MAX_LIMIT, example: '25' },

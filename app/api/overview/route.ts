@@ -6,9 +6,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   route: '/api/overview',
   subject: 'collections',
   query: overviewQuery,
-  // The page also gets the index's status; the API's envelope is the contract's.
+  // The page also gets the index's status; the API's envelope is the contract's. `currency` narrows perDay to
+  // that currency's rows (the table's figures still cover every currency).
   read: async ({ query }, context, rt) => {
-    const { status, message, data } = await indexOverview(rt, context, query.range);
+    const perDayOf = query.currency === undefined ? 'every' : { currency: query.currency };
+    const { status, message, data } = await indexOverview(rt, context, query.range, perDayOf);
     return { status, message, data };
   },
 });

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Overview, Range } from '@/lib/api/overview';
+import type { Overview, PerDayOf, Range } from '@/lib/api/overview';
 import { defaults, filterSchema, isIndexed, type ListState, type SearchState } from '@/lib/api/list-state';
 import { assertContext, type RequestContext } from '../context';
 import { listCollections } from '../data';
@@ -121,7 +121,14 @@ export async function indexedCollections(rt: Runtime, context: RequestContext, s
     const page = state.q
       ? () => queries.search(state.q!, state, state.page, state.limit)
       : () => queries.list(state, state.page, state.limit);
-    return indexPage<CollectionSummary>(rt, context, page, state.page, state.limit, 'Collections retrieved from the index');
+    return indexPage<CollectionSummary>(
+      rt,
+      context,
+      page,
+      state.page,
+      state.limit,
+      'Collections retrieved from the index',
+    );
   };
   const log = rt.audit;
   if (state.q)
@@ -239,8 +246,11 @@ export async function historyForPage(rt: Runtime, context: RequestContext, id: s
   }
 }
 
-/** `/api/overview` and the `/overview` page: the roll-ups for a range, with the index's freshness. */
-export async function indexOverview(rt: Runtime, context: RequestContext, range: Range) {
+/**
+ * `/api/overview` and the `/overview` page: the roll-ups for a range, with the index's freshness; `perDay`
+ * for every currency, one (`?currency=`, the page's detail) or none (the page's table alone).
+ */
+export async function indexOverview(rt: Runtime, context: RequestContext, range: Range, perDayOf: PerDayOf = 'every') {
   assertContext(context);
   return audited(
     rt.audit,
@@ -253,7 +263,7 @@ export async function indexOverview(rt: Runtime, context: RequestContext, range:
       // The last day's changes, from a minute's start: the panel's links name the same instant.
       const since = new Date(Math.floor((Date.now() - 86_400_000) / 60_000) * 60_000).toISOString();
       const [figures, kinds, status] = await Promise.all([
-        guarded(rt, () => queries.overview(range, Date.now())),
+        guarded(rt, () => queries.overview(range, Date.now(), perDayOf)),
         guarded(rt, () => queries.statusChanges(since)),
         service.status(),
       ]);
@@ -265,7 +275,7 @@ export async function indexOverview(rt: Runtime, context: RequestContext, range:
       };
       return { status: 'success' as const, message: 'Overview from the index', data, index: status };
     },
-    () => ({ range }),
+    () => (typeof perDayOf === 'object' ? { range, currency: perDayOf.currency } : { range }),
   );
 }
 

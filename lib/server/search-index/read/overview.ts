@@ -1,6 +1,13 @@
 import 'server-only';
 import { sql } from 'kysely';
-import { RANGE_DAYS, type CurrencyOverview, type Overview, type PerDay, type Range } from '@/lib/api/overview';
+import {
+  RANGE_DAYS,
+  type CurrencyOverview,
+  type Overview,
+  type PerDay,
+  type PerDayOf,
+  type Range,
+} from '@/lib/api/overview';
 import { histogramMedianMs } from '../shared/periods';
 import type { ReadContext } from './context';
 
@@ -84,10 +91,18 @@ function grainOf(all: boolean, chart: { from: string | null; to: string }): Grai
 }
 
 /** The roll-up rows an overview is drawn from, read side by side. */
-function figures(store: OverviewReads, days: Days | null, grain: Grain, chart: { from: string | null; to: string }) {
+function figures(
+  store: OverviewReads,
+  days: Days | null,
+  grain: Grain,
+  chart: { from: string | null; to: string },
+  perDayOf: PerDayOf,
+) {
   const all = days === null;
-  const perDay = () => {
+  const perDay = async () => {
+    if (perDayOf === 'none') return [];
     let q = rollups(store).where('grain', '=', grain);
+    if (typeof perDayOf === 'object') q = q.where('currency', '=', perDayOf.currency);
     if (grain === 'd' && chart.from) q = q.where('period', '>=', chart.from).where('period', '<=', chart.to);
     return q
       .where((eb) => eb.or([eb('created_count', '!=', 0), eb('completed_amount', '!=', 0)]))
@@ -175,7 +190,11 @@ function perCurrency(all: boolean, [byStatus, current, previous, , durations]: F
 }
 
 export function createOverview(store: OverviewReads) {
-  return async function overview(range: Range, now: number): Promise<Omit<Overview, 'asOf' | 'coverage' | 'changes'>> {
+  return async function overview(
+    range: Range,
+    now: number,
+    perDayOf: PerDayOf = 'every',
+  ): Promise<Omit<Overview, 'asOf' | 'coverage' | 'changes'>> {
     const all = range === 'all';
     const days = all ? null : rangeDays(range, now);
     const to = dayOf(now);
@@ -184,7 +203,7 @@ export function createOverview(store: OverviewReads) {
       ? { from: days.from, to: days.to }
       : { from: firstDay, to: firstDay && latestActivity ? latestActivity : to };
     const grain = grainOf(all, chart);
-    const read = await figures(store, days, grain, chart);
+    const read = await figures(store, days, grain, chart, perDayOf);
     const perDay: PerDay[] = read[3].map((row) => ({
       date: grain === 'd' ? row.period : grain === 'm' ? `${row.period}-01` : `${row.period}-01-01`,
       currency: row.currency,

@@ -385,6 +385,17 @@ describe.each(storeKinds())('on $name', (kind) => {
       ]);
     });
 
+    it("reads one currency's days for its detail, or none for the table alone, with every currency's figures", async () => {
+      const queries = createQueries(store);
+      const every = await queries.overview('7d', NOW);
+      const ngn = await queries.overview('7d', NOW, { currency: 'NGN' });
+      expect(ngn.perDay).toEqual(every.perDay.filter((d) => d.currency === 'NGN'));
+      expect(ngn.currencies).toEqual(every.currencies);
+      const none = await queries.overview('7d', NOW, 'none');
+      expect(none.perDay).toEqual([]);
+      expect(none.currencies).toEqual(every.currencies);
+    });
+
     it('reads all time by month, from the first month with a record, with no previous range', async () => {
       const o = await createQueries(store).overview('all', NOW);
       expect(o.bucket).toBe('month');
