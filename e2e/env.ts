@@ -2,7 +2,7 @@
  * Ports and settings of the e2e servers, shared by the config, the server
  * script and the specs. E2E_PORT / E2E_SANDBOX_PORT move them when needed.
  * Specs with servers of their own add an offset to both, one range each (they run in parallel):
- * security +7..+9, operate +10, index-live +20..+27, export-live +30, watch +40, replicas +50..+51.
+ * security +7..+9, operate +10, index-live +20..+28, export-live +30, counts +33, watch +40, replicas +50..+51.
  */
 const port = Number(process.env.E2E_PORT ?? 3210);
 const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? 4210);

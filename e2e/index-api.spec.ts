@@ -32,7 +32,8 @@ test.describe('GET /api/index/status', () => {
       upstreamCount: sandbox.demo.listedCollections,
       coverage: 1,
     });
-    for (const field of ['lastFullScanAt', 'lastPollAt', 'asOf']) expect(Date.parse(data[field])).not.toBeNaN();
+    for (const field of ['lastFullScanAt', 'lastPollAt', 'asOf', 'countedAt'])
+      expect(Date.parse(data[field])).not.toBeNaN();
   });
 });
 

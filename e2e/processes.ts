@@ -30,13 +30,17 @@ export function spawnProcess(script: string, args: string[], env: Record<string,
 }
 
 /**
- * A sandbox (faults on, a database of its own) and a dashboard against it, on
- * ports `offset` above the shared e2e ones, for a spec whose tests change the
- * upstream's data. `start` in `beforeAll` waits until both answer; `stop` in
- * `afterAll`. The sandbox is one process (tsx as a loader, not its CLI's
- * child), so killing it takes it down.
+ * A sandbox (faults on, a database of its own, `sandboxEnv` on top) and a dashboard against it (an index of
+ * its own in the same folder unless INDEX is off), on ports `offset` above the shared e2e ones, for a spec
+ * whose tests change the upstream's data. `start` in `beforeAll` waits until both answer; `stop` in
+ * `afterAll`. The sandbox is one process (tsx as a loader, not its CLI's child), so killing it takes it down.
  */
-export function ownServers(name: string, offset: number, dashboardEnv: Record<string, string>) {
+export function ownServers(
+  name: string,
+  offset: number,
+  dashboardEnv: Record<string, string>,
+  sandboxEnv: Record<string, string> = {},
+) {
   const sandboxPort = E2E.sandboxPort + offset;
   const port = E2E.port + offset;
   const sandboxURL = `http://127.0.0.1:${sandboxPort}`;
@@ -57,9 +61,11 @@ export function ownServers(name: string, offset: number, dashboardEnv: Record<st
         SANDBOX_PORT: String(sandboxPort),
         SANDBOX_FAULTS: '1',
         SANDBOX_DB: join(dir, 'sandbox.sqlite'),
+        ...sandboxEnv,
       });
       const dashboard = spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
         SANDBOX_PORT: String(sandboxPort),
+        INDEX_PATH: join(dir, 'index.sqlite'),
         ...dashboardEnv,
       });
       dashboardOutput = dashboard.output;

@@ -9,6 +9,7 @@ import { useZone } from '@/components/ui/zone';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SkipToPagination } from '@/components/ui/skip-link';
 import { formatDateTime, zoneName } from '@/lib/format/dates';
+import { DateTime } from '@/components/ui/date-time';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import { ErrorState } from '@/components/ui/error-state';
 import { lastPage as lastPageOf, viewHref, viewQuery, type ListPath, type ListState } from '@/lib/api/list-state';
@@ -195,7 +196,7 @@ export function CollectionsTable({
             />
           ) : null}
           <div className="mb-2 flex flex-wrap items-start justify-between gap-2 max-sm:relative">
-            {live ? <ListSummary count={count} /> : <span />}
+            {live ? <ListSummary count={count} at={query.dataUpdatedAt} /> : <span />}
             <div className="flex gap-2">
               {viewsControl}
               <ColumnsControl shown={shown} onChange={chooseColumns} />
@@ -257,17 +258,18 @@ export function CollectionsTable({
 }
 
 /**
- * The line above the rows: how many, and why that may be fewer than the account has (the
- * upstream lists integrated collections only; any other still opens by id), and the zone
- * the times are in.
+ * The line above the rows: how many, as of when the page was read (the index popover's figures are a reading
+ * of their own, and the upstream's count moves: each says when), why that may be fewer than the account has
+ * (the upstream lists integrated collections only; any other still opens by id), and the zone the times are in.
  */
-function ListSummary({ count }: { count: number }) {
+function ListSummary({ count, at }: { count: number; at: number }) {
   const zone = useZone();
   return (
     <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400">
       <span className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100">
         {new Intl.NumberFormat('en').format(count)} {count === 1 ? 'collection' : 'collections'}
       </span>{' '}
+      as of <DateTime iso={new Date(at).toISOString()} seconds short />{' '}
       {/* On a phone the rows come first: the count and the zone only. */}
       <span className="max-sm:hidden">
         · integrated collections only (the API lists no others; any collection opens by its id)

@@ -9,6 +9,8 @@ export type Freshness = {
   upstreamCount: number | null;
   coverage: number;
   asOf: string | null;
+  /** When the counts were read, together (/api/index/status `countedAt`): what they are "as of". */
+  countedAt?: string | null;
   reason?: string;
 };
 

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { Popover } from '@/components/ui/popover';
 import { apiGet } from '@/lib/query/api-client';
 import { formatRelative, formatUtc } from '@/lib/format/dates';
+import { DateTime } from '@/components/ui/date-time';
 
 import type { DeferredProps } from '@/components/ui/deferred';
 import { indicatorLabel, INDICATOR_BUTTON, type IndicatorStatus as Status } from './index-indicator-label';
@@ -72,7 +73,15 @@ export default function IndexIndicatorControl({
           {status.reason ? <p className="mb-2 text-zinc-700 dark:text-zinc-300">{status.reason}</p> : null}
           <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
             <dt className="text-zinc-600 dark:text-zinc-400">Indexed</dt>
-            <dd className="tabular-nums">{indexedCount(status)}</dd>
+            <dd className="tabular-nums">
+              {indexedCount(status)}
+              {/* The figures are one reading of the index; the list's count line may be another's. */}
+              {status.countedAt ? (
+                <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                  as of <DateTime iso={status.countedAt} seconds short />
+                </span>
+              ) : null}
+            </dd>
             <dt className="text-zinc-600 dark:text-zinc-400">Last full scan</dt>
             <dd>{when(status.lastFullScanAt)}</dd>
             <dt className="text-zinc-600 dark:text-zinc-400">Last poll</dt>

@@ -16,7 +16,8 @@ export async function listCollections(rt: Runtime, context: RequestContext, pagi
   const request = { kind: 'list', page: paging.page, limit: paging.limit } as const;
   const { upstream, index } = rt;
   const page = await upstream.get(request, collectionListEnvelopeSchema, context, cancel);
-  index.writeThrough(page.data, context);
+  // With the list's count: the index's "N of M" then never holds these rows beside an older, smaller M.
+  index.writeThrough(page.data, context, page.meta.count);
   return { ...page, data: page.data.map((c) => presentCollection(context, c)) };
 }
 

@@ -24,6 +24,11 @@ export type IndexStatus = {
   lastFullScanAt: string | null;
   lastPollAt: string | null;
   asOf: string | null;
+  /**
+   * When `indexed`, `openedById` and `upstreamCount` were read, together (one statement): what a page showing
+   * them says they are "as of". Null when there are no figures.
+   */
+  countedAt: string | null;
   error?: ErrorCode;
   /** Why the index is off, or what it is doing about a fault: for the operator, in plain words. */
   reason?: string;
@@ -42,6 +47,7 @@ const nothingYet = (state: 'off' | 'error', reason: string): IndexStatus => ({
   lastFullScanAt: null,
   lastPollAt: null,
   asOf: null,
+  countedAt: null,
   reason,
 });
 
@@ -62,28 +68,27 @@ export function createStatusReader({ supervisor, clock }: { supervisor: Supervis
     if (!running) return nothingYet('off', supervisor.offReason() ?? 'The index is starting.');
     const { store, sync } = running;
     try {
-      // "237 of 237 indexed + 1 opened by id", never "238 of 237": the roll-ups count listed collections only.
-      const [state, indexed, openedById] = await Promise.all([
-        store.readState(),
-        store.indexedCount(),
-        store.openedCount(),
-      ]);
+      // "237 of 237 indexed + 1 opened by id", never "238 of 237": the roll-ups count listed collections only,
+      // and the three figures are one reading (maintenance-counts.ts `statusFigures`).
+      const countedAt = new Date(clock.now()).toISOString();
+      const { state, indexed, openedById } = await store.statusFigures();
       const error = isErrorState(state, sync.snapshot().failures) ? (state.error_code as ErrorCode) : undefined;
-      const coverage =
-        state.upstream_count === null
-          ? 0
-          : state.upstream_count === 0
-            ? 1
-            : Math.min(1, indexed / state.upstream_count);
+      // Every listed collection the index holds was in the upstream's list when read, so the list holds at least
+      // `indexed`: a count read before the newest of them (one opened by its id the moment it was created, before
+      // a poll or a list page counted it) is behind, not smaller. The count is written with the rows that came
+      // with it (records-upsert.ts), so this is for that moment only.
+      const upstreamCount = state.upstream_count === null ? null : Math.max(state.upstream_count, indexed);
+      const coverage = upstreamCount === null ? 0 : upstreamCount === 0 ? 1 : Math.min(1, indexed / upstreamCount);
       const fresh: IndexStatus = {
         state: error ? 'error' : state.scans_completed > 0 ? 'ready' : 'building',
         indexed,
         openedById,
-        upstreamCount: state.upstream_count,
+        upstreamCount,
         coverage: Math.round(coverage * 10_000) / 10_000,
         lastFullScanAt: state.last_full_scan_at,
         lastPollAt: state.last_poll_at,
         asOf: state.last_poll_at ?? state.last_full_scan_at,
+        countedAt,
         ...(error ? { error } : {}),
         ...(error === 'upstream_auth'
           ? {

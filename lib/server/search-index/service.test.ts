@@ -46,7 +46,13 @@ describe('the index service', () => {
   it('syncs the sandbox to ready and answers searches', async () => {
     await expect.poll(async () => (await service.status()).state, { timeout: 15_000 }).toBe('ready');
     const status = await service.status();
-    expect(status).toMatchObject({ indexed: sandbox.demo.listedCollections, coverage: 1 });
+    expect(status).toMatchObject({
+      indexed: sandbox.demo.listedCollections,
+      upstreamCount: sandbox.demo.listedCollections,
+      coverage: 1,
+    });
+    // When the figures were read, together (one statement): what a page says they are "as of".
+    expect(Date.parse(status.countedAt!)).toBeGreaterThan(Date.parse(status.asOf!) - 60_000);
     const [id, contact] = Object.entries(sandbox.demo.contacts)[0]!;
     const hits = await (
       await service.queries()

@@ -14,6 +14,7 @@ import { migrationProvider } from '../database/migrations';
 import * as migration from '../database/migrations/0023-name-counts';
 import { createQueries, trigramQuery } from './read';
 import { openIndexStore, type IndexStore } from './store';
+import { statusFigures } from './write/maintenance-counts';
 import { lockIndexWrites } from '../database/dialect';
 import { postgresBinaries, startPostgres } from '@/scripts/postgres-server';
 
@@ -1012,6 +1013,29 @@ describe.each(storeKinds())('on $name', (kind) => {
       const facets = await createQueries(store).facets();
       expect(facets.status.reduce((n, s) => n + s.count, 0)).toBe(4);
       expect(await store.openedCount()).toBe(1);
+    });
+
+    it("reads the status figures in one statement, and writes a list page's count with its rows", async () => {
+      let statements = 0;
+      const counted = store.reads.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => (statements++, args.result),
+      });
+      const figures = () => statusFigures(counted, store.dialect, store.account);
+      await store.upsert([collection('pay_s1', { type: 'standalone' })], '2026-11-20T00:00:00.000Z');
+      expect(await figures()).toMatchObject({ indexed: 4, openedById: 1, state: { upstream_count: null } });
+      expect(statements).toBe(1);
+      // A list page's new record and its count: written together (records-upsert.ts), read together.
+      await store.upsert([collection('pay_5', { ...RECORDS[0], id: 'pay_5' })], '2026-11-21T00:00:00.000Z', {
+        upstreamCount: 5,
+      });
+      expect(await figures()).toMatchObject({ indexed: 5, openedById: 1, state: { upstream_count: 5 } });
+      // A page of records the index holds as they are, and an empty page: the count is written all the same.
+      await store.upsert(RECORDS, '2026-11-21T00:00:00.000Z', { upstreamCount: 6 });
+      expect((await figures()).state.upstream_count).toBe(6);
+      await store.upsert([], '2026-11-21T00:00:00.000Z', { upstreamCount: 7 });
+      expect((await figures()).state.upstream_count).toBe(7);
+      expect(statements).toBe(4);
     });
 
     it("writes a record prepared ahead (a first scan's next page) as it writes one it prepares itself", async () => {

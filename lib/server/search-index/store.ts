@@ -26,7 +26,7 @@ export type IndexDb = Connection['db'];
 
 export type IndexStore = IndexReads &
   IndexWrites &
-  Pick<IndexMaintenance, 'tokensReady' | 'backfillTokens' | 'refreshBackfills' | 'openedCount'> & {
+  Pick<IndexMaintenance, 'tokensReady' | 'backfillTokens' | 'refreshBackfills' | 'openedCount' | 'statusFigures'> & {
     db: IndexDb;
     /** What happened at open: `rebuilt` when the secret changed or the file could not be migrated. */
     opened: Opened;
@@ -106,6 +106,7 @@ export async function openIndexStore(
       refreshBackfills: maintenance.refreshBackfills,
       indexedCount: maintenance.indexedCount,
       openedCount: maintenance.openedCount,
+      statusFigures: maintenance.statusFigures,
       analyze: maintenance.analyze,
       pruneAccounts: maintenance.pruneAccounts,
       pruneHistory: maintenance.pruneHistory,

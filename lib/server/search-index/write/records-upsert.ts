@@ -107,23 +107,34 @@ function sameIdsOf(ctx: RecordsContext, unique: Collection[], known: Map<string,
   return new Set(unique.filter(isSame).map((c) => c.id));
 }
 
+/** The upstream's count of listed collections (`sync_state.upstream_count`), as a list page gave it. */
+const countWritten = (db: StoreContext['db'], account: number, upstreamCount: number) =>
+  db.updateTable('sync_state').set({ upstream_count: upstreamCount }).where('account', '=', account).execute();
+
 /**
  * Inserts or refreshes records as the upstream showed them at `seenAt` (store-records.ts
  * `IndexRecords.upsert`): the unchanged ones get at most `seen_at`, the changed ones are written a slice a
- * transaction, each slice read again under the write lock.
+ * transaction, each slice read again under the write lock. `upstreamCount`, the count of the list page the
+ * records came from, is written in the first slice's transaction (alone when none changed): that count holds
+ * every record of the page, so no reading of the index sees its new rows beside an older, smaller count
+ * ("340 of 339 indexed", seen while the sandbox's activity added collections).
  */
 export async function upsert(
   ctx: RecordsContext,
   records: Collection[],
   seenAt: string,
-  options: { bulk?: boolean; stage?: boolean } = {},
+  options: { bulk?: boolean; stage?: boolean; upstreamCount?: number } = {},
 ): Promise<void> {
   const { store } = ctx;
   const { db, account, write } = store;
+  const { upstreamCount } = options;
   const prepared = (c: Collection): Prepared => preparedOf(ctx, c);
   // The same id twice in one batch (a page that shifted): the last one wins.
   const unique = [...new Map(records.map(storable).map((c) => [c.id, c])).values()];
-  if (!unique.length) return;
+  if (!unique.length) {
+    if (upstreamCount !== undefined) await countWritten(db, account, upstreamCount);
+    return;
+  }
   // Records the thread is preparing are waited for, not prepared twice.
   const awaited = new Set(unique.map((c) => ctx.preparing.get(c)).filter((p) => p !== undefined));
   if (awaited.size) await Promise.all(awaited);
@@ -155,13 +166,15 @@ export async function upsert(
       .execute();
   }
   const changed = unique.filter((c) => !same(c));
+  if (!changed.length && upstreamCount !== undefined) await countWritten(db, account, upstreamCount);
   const size = options.stage ? RECORDS_PER_FIRST_SCAN_SLICE : options.bulk ? RECORDS_PER_BULK_SLICE : RECORDS_PER_SLICE;
   for (const [i, slice] of chunks(changed, size).entries()) {
     if (i || unchanged.length) await yieldToRequests();
     // What the slice's records were is read under the write lock: another replica may have just
     // written one of them, and the roll-ups must count each change once.
-    const written = await write(async (trx) =>
-      writeSlice(
+    const written = await write(async (trx) => {
+      if (i === 0 && upstreamCount !== undefined) await countWritten(trx, account, upstreamCount);
+      return writeSlice(
         trx,
         store,
         slice,
@@ -173,8 +186,8 @@ export async function upsert(
         ),
         prepared,
         options.stage ?? false,
-      ),
-    );
+      );
+    });
     store.words.written(written.words);
     ctx.staged += written.staged;
   }

@@ -26,13 +26,6 @@ export function createSyncRows({ db, account, connection, now: databaseNow }: St
     now: databaseNow,
     state: (): Promise<SyncState> =>
       db.selectFrom('sync_state').selectAll().where('account', '=', account).executeTakeFirstOrThrow(),
-    /** The same, read where the searches read: the status line never waits for the sync's write in flight. */
-    readState: (): Promise<SyncState> =>
-      (connection.reads ?? db)
-        .selectFrom('sync_state')
-        .selectAll()
-        .where('account', '=', account)
-        .executeTakeFirstOrThrow(),
     async saveState(patch: Partial<Omit<SyncState, 'account'>>): Promise<void> {
       await db.updateTable('sync_state').set(patch).where('account', '=', account).execute();
     },

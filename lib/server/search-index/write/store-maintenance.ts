@@ -1,7 +1,7 @@
 import 'server-only';
 import { backfillTokens, refreshBackfills, tokensReady, type Backfill } from './maintenance-backfills';
 import { pruneAccounts } from './maintenance-accounts';
-import { indexedCount, openedCount } from './maintenance-counts';
+import { indexedCount, openedCount, statusFigures, type StatusFigures } from './maintenance-counts';
 import { analyze, pruneHistory, scanCompleted } from './maintenance-scan';
 import type { StoreContext } from './store-context';
 
@@ -41,6 +41,11 @@ export type IndexMaintenance = {
   /** Rows of collections the list does not return, indexed because a user opened them by id (read as above). */
   openedCount(): Promise<number>;
   /**
+   * The sync's row with both counts above, in one statement (read as above): what `/api/index/status` says,
+   * its "N of M" from one snapshot.
+   */
+  statusFigures(): Promise<StatusFigures>;
+  /**
    * Deletes the rows of every other account no replica has used for `days` (an upstream the dashboard no
    * longer reads, or an account renamed by INDEX_ACCOUNT), and of accounts that no longer exist: rows a
    * replica still on a former INDEX_SECRET wrote under its account after the index was emptied for the new
@@ -77,6 +82,7 @@ export function createMaintenance(store: StoreContext, backfilled: Set<Backfill>
     backfillTokens: (budgetMs) => backfillTokens(store, done, budgetMs),
     indexedCount: () => indexedCount(reads, account),
     openedCount: () => openedCount(reads, dialect, account),
+    statusFigures: () => statusFigures(reads, dialect, account),
     pruneAccounts: (days) => pruneAccounts(store, days),
     scanCompleted: (startedAt) => scanCompleted(store, startedAt),
     pruneHistory: (days) => pruneHistory(store, days),

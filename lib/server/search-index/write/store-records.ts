@@ -43,9 +43,14 @@ export type IndexRecords = {
    * Inserts or refreshes records as the upstream showed them at `seenAt`. `bulk` (an unpaced sync)
    * writes larger slices: fewer commits, each blocking the event loop longer. `stage` (a bulk first
    * scan): the tokens of records new to the index are staged and merged every few tens of thousands
-   * (`settleTokens`; the scan's end merges the rest).
+   * (`settleTokens`; the scan's end merges the rest). `upstreamCount` (the count of the list page they came
+   * from) is written in the same transaction as the first of their rows (records-upsert.ts).
    */
-  upsert(records: Collection[], seenAt: string, options?: { bulk?: boolean; stage?: boolean }): Promise<void>;
+  upsert(
+    records: Collection[],
+    seenAt: string,
+    options?: { bulk?: boolean; stage?: boolean; upstreamCount?: number },
+  ): Promise<void>;
   /** Removes rows no scan, poll or live read has seen since `before` (the start of a completed scan). */
   removeUnseen(before: string): Promise<number>;
 };

@@ -16,9 +16,9 @@ export async function poll(run: SyncRun): Promise<void> {
   if (head.stage === 'head') {
     const page = await deps.readPage(1, PAGE_LIMIT, run.halt.signal);
     if (!(await stillLeader(run))) return;
-    await store.upsert(page.data, await stamp(run));
+    // The count with the page's rows, in one transaction (records-upsert.ts): never new rows beside an older count.
+    await store.upsert(page.data, await stamp(run), { upstreamCount: page.meta.count });
     head.tailPage = Math.max(1, Math.ceil(page.meta.count / PAGE_LIMIT));
-    await store.saveState({ upstream_count: page.meta.count });
     if (head.tailPage > 1) {
       head.stage = 'tail';
       return;
@@ -26,7 +26,7 @@ export async function poll(run: SyncRun): Promise<void> {
   } else {
     const page = await deps.readPage(head.tailPage, PAGE_LIMIT, run.halt.signal);
     if (!(await stillLeader(run))) return;
-    await store.upsert(page.data, await stamp(run));
+    await store.upsert(page.data, await stamp(run), { upstreamCount: page.meta.count });
   }
   head.stage = null;
   head.attempts = 0;

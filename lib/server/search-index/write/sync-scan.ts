@@ -47,7 +47,7 @@ async function retryMissed(run: SyncRun, state: SyncState, missed: number[]): Pr
   if (!missed.length || run.scan.missedRounds >= MISSED_ROUNDS) return completeScan(run, state, missed).then(() => 0);
   const page = await deps.readPage(missed[0]!, PAGE_LIMIT, run.halt.signal);
   if (!(await stillLeader(run))) return 1;
-  await deps.store.upsert(page.data, await stamp(run));
+  await deps.store.upsert(page.data, await stamp(run), { upstreamCount: page.meta.count });
   const rest = missed.slice(1);
   await deps.store.saveState({ scan_missed: JSON.stringify(rest) });
   if (!rest.length) await completeScan(run, { ...state, scan_missed: '[]' }, []);
@@ -67,13 +67,14 @@ async function readOn(run: SyncRun, state: SyncState, missed: number[]): Promise
   const pages = bulk && firstScan ? takeAhead(run.ahead, state.scan_page, first) : [first];
   const last = pages.at(-1)!;
   if (hasNext(last)) readAhead(run, state.scan_page + pages.length, firstScan);
+  // The upstream's count with the rows (the last page read is the newest count), in one transaction.
   await deps.store.upsert(
     pages.flatMap((page) => page.data),
     await stamp(run),
-    { bulk, stage: bulk && firstScan },
+    { bulk, stage: bulk && firstScan, upstreamCount: last.meta.count },
   );
   run.scan.pageAttempts = 0;
-  await deps.store.saveState({ scan_page: state.scan_page + pages.length, upstream_count: last.meta.count });
+  await deps.store.saveState({ scan_page: state.scan_page + pages.length });
   // The last page (or past it, when the list shrank): complete now, or retry set-aside pages first.
   if (!hasNext(last) && !missed.length) await completeScan(run, state, []);
   return pages.length;
