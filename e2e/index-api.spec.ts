@@ -60,8 +60,9 @@ test.describe('GET /api/search', () => {
       expect(hit!.matched).toContain(field);
       expect(body.meta).toMatchObject({ source: 'index', coverage: 1 });
       expect(Date.parse(body.meta.asOf!)).not.toBeNaN();
-      // Summaries carry names for display, never the e-mail or phone.
-      expect(JSON.stringify(body)).not.toContain(c.email);
+      // Summaries carry the contact as the reader may see it: in full on the open dashboard (contract section
+      // 10; masked for viewers with VIEWER_CONTACT_DETAILS=masked, e2e/contact-details.spec.ts).
+      expect(hit!.contact).toMatchObject({ email: c.email, phone: c.phone });
     }
   });
 

@@ -15,6 +15,8 @@ export const metadata: Metadata = { title: 'Status' };
 
 const nf = new Intl.NumberFormat('en');
 const card = 'rounded-lg border border-zinc-200 p-4 dark:border-zinc-800';
+// On a phone a term sits above its value, so a value's long words (`upstream_unreachable 3`) never widen the page.
+const facts = 'grid grid-cols-1 gap-x-3 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]';
 const term = 'text-zinc-600 dark:text-zinc-400';
 
 /**
@@ -61,7 +63,7 @@ export default async function StatusPage() {
           <h2 id="upstream" className="mb-2 font-semibold">
             Upstream
           </h2>
-          <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm">
+          <dl className={facts}>
             <dt className={term}>Reachable</dt>
             <dd>{check('upstream') ? 'Yes' : 'No: the last readiness read failed'}</dd>
             <dt className={term}>API key</dt>
@@ -90,7 +92,7 @@ export default async function StatusPage() {
           <h2 id="index" className="mb-2 font-semibold">
             Search index
           </h2>
-          <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm">
+          <dl className={facts}>
             <dt className={term}>State</dt>
             <dd>
               {index.state}
@@ -117,7 +119,7 @@ export default async function StatusPage() {
           <h2 id="build" className="mb-2 font-semibold">
             This dashboard
           </h2>
-          <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm">
+          <dl className={facts}>
             <dt className={term}>Version</dt>
             <dd>{pkg.version}</dd>
             <dt className={term}>Built</dt>
@@ -132,7 +134,7 @@ export default async function StatusPage() {
         <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400">
           What this replica runs with, as it read its environment at start (no secret is shown).
         </p>
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm">
+        <dl className={facts}>
           <dt className={term}>Upstream</dt>
           <dd>
             <span className="wrap-anywhere">{config.upstream.baseUrl}/public</span>
