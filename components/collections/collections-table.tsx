@@ -220,7 +220,7 @@ export function CollectionsTable({
                 {table.getHeaderGroups().map((group) => (
                   <tr key={group.id}>
                     {group.headers.map((header) => (
-                      <th key={header.id} scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                      <th key={header.id} scope="col" className="whitespace-nowrap px-2 py-2 font-medium">
                         {header.isPlaceholder ? null : <table.FlexRender header={header} />}
                       </th>
                     ))}

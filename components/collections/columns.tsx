@@ -1,6 +1,7 @@
 'use client';
 
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
+import type { ReactNode } from 'react';
 import { enumText, statusBadge } from '@/components/ui/badge';
 import { idText } from '@/components/ui/id-text';
 import type { CollectionRow } from '@/lib/query/rows';
@@ -80,6 +81,24 @@ function list(values: string[]) {
   return values.flatMap((v, i) => (i ? [', ', enumText(v, v)] : [enumText(v, v)]));
 }
 
+/**
+ * A cell's values (`.values` in globals.css): each whole, the list breaking between them only when the
+ * row would not fit its screen otherwise (a search's 9 columns at 1280 px), one element per cell.
+ */
+const values = (content: ReactNode) => <span className="values">{content}</span>;
+
+/**
+ * A search's e-mail and phone, on a line under the name (`.contact-wide`): the e-mail is cut before the
+ * phone, the part that tells namesakes apart.
+ */
+const reachOf = ({ email, phone }: CollectionRow['contact']) => (
+  <span>
+    {email ? <span>{email}</span> : null}
+    {email && phone ? '\u00a0·\u00a0' : null}
+    {phone ? <span>{phone}</span> : null}
+  </span>
+);
+
 /** Not known for this row yet (an index row the sync has not rewritten since the index began keeping it). */
 const notYet = (
   <span className="muted" title="Not indexed yet: shown after the next sync">
@@ -155,7 +174,7 @@ export function collectionColumns({
             ) : (
               <span>{name || '—'}</span>
             )}{' '}
-            <span>{reach}</span>
+            {people ? reachOf(c) : <span>{reach}</span>}
           </span>
         );
       },
@@ -188,7 +207,7 @@ export function collectionColumns({
       cell: ({ row }) => {
         const p = row.original.payable;
         if (!p) return notYet;
-        return p.methods.length ? list(p.methods) : <span className="muted">—</span>;
+        return p.methods.length ? values(list(p.methods)) : <span className="muted">—</span>;
       },
     }),
     followUp: column.accessor('followUp', {
@@ -197,7 +216,8 @@ export function collectionColumns({
         const f = row.original.followUp;
         if (!f) return notYet;
         if (!f.enabled) return <span className="muted">Off</span>;
-        return [<span key="">On</span>, f.channels.length ? ' · ' : null, ...list(f.channels)];
+        // The no-break space keeps "·" after "On" when the channels go to a line of their own.
+        return values([<span key="">On</span>, f.channels.length ? '\u00a0· ' : null, ...list(f.channels)]);
       },
     }),
     // DateTime's markup (the zone comes from the table, not a hook per row).
@@ -263,7 +283,8 @@ export function collectionColumns({
   };
   const matchedOn = column.accessor('matched', {
     header: 'Matched on',
-    cell: ({ row }) => (row.original.matched ?? []).map((m) => MATCHED[m]).join(', '),
+    // Its words wrap when the row would not fit (".values"): "Name, sounds like" on two lines at 1280 px.
+    cell: ({ row }) => values((row.original.matched ?? []).map((m) => MATCHED[m]).join(', ')),
   });
   // What a search matched on follows Status (or ends the row when Status is hidden).
   const at = shown.includes('status') ? shown.indexOf('status') + 1 : shown.length;
