@@ -12,7 +12,14 @@ export type ContactTotalsRow = {
 
 export type ContactHead = {
   /** As a collection summary's contact (section 7a): e-mail and phone as the reader may see them, and masked. */
-  contact: { firstName: string; lastName: string; email: string; phone: string; emailMasked: string; phoneMasked: string };
+  contact: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    phone: string;
+    emailMasked: string;
+    phoneMasked: string;
+  };
   totals: ContactTotalsRow[];
   /** Other contact ids under the same e-mail (a person recreated upstream), with how many collections each holds. */
   sameEmail: { id: string; firstName: string; lastName: string; count: number }[];
