@@ -4,7 +4,17 @@ import { CORRECTIONS_COOKIE, encodeCorrections, listCorrections } from '@/lib/ap
 import { correctedCollectionsUrl } from '@/lib/api/list-state';
 import { correctedOverviewUrl } from '@/lib/api/overview';
 import { authenticate, basicUserName, SESSION_COOKIE, WWW_AUTHENTICATE } from '@/lib/server/access';
+import {
+  ACCOUNT_COOKIE,
+  ACCOUNT_HEADER,
+  chooseAccount,
+  rememberedValue,
+  visibleAccounts,
+} from '@/lib/server/accounts/access';
+import { EVERY_ACCOUNT } from '@/lib/server/accounts/config';
+import { accountRefusalPage, inAccount } from '@/lib/server/accounts/refusal-page';
 import { refusedEntry } from '@/lib/server/audit/audit';
+import type { Identity } from '@/lib/server/auth/identity';
 import { getConfig } from '@/lib/server/env';
 import { failureResponse } from '@/lib/server/errors';
 import { logger } from '@/lib/server/logger';
@@ -86,9 +96,16 @@ async function gate(rt: Runtime, request: NextRequest) {
     });
   }
 
+  // Several accounts: every page names its account (section 3). One not named gets the user's default; one
+  // that is no account, or not theirs, a page saying so with the accounts they may see.
+  const page = !pathname.startsWith('/api/') && !pathname.startsWith('/auth/');
+  const chosen = access?.ok && page && config.multiAccount ? pageAccount(rt, request, access.identity, headers) : null;
+  if (chosen instanceof Response) return chosen;
+  const role = chosen?.role ?? (access?.ok ? access.identity.role : null);
+
   // Admin routes (contract section 10): a viewer gets 403 forbidden_role here, and again from the data layer.
   const adminRoute = pathname === '/audit' || pathname === '/api/audit' || pathname.startsWith('/api/audit/');
-  if (access?.ok && adminRoute && access.identity.role !== 'admin') {
+  if (access?.ok && adminRoute && role !== 'admin') {
     logger.warn({ requestId, path: pathname, user: access.identity.name, action: 'access_denied' }, 'admins only');
     rt.audit.record(refusedEntry(requestId, access.identity.name, pathname, 'forbidden_role'));
     const failure = { code: 'forbidden_role' as const, message: errorMessage('forbidden_role', 'collections') };
@@ -113,6 +130,9 @@ async function gate(rt: Runtime, request: NextRequest) {
   }
 
   const requestHeaders = new Headers(request.headers);
+  // The page's account as checked above; a client's own header is never passed on.
+  requestHeaders.delete(ACCOUNT_HEADER);
+  if (chosen) requestHeaders.set(ACCOUNT_HEADER, chosen.account.id);
   requestHeaders.set('x-request-id', requestId);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('content-security-policy', headers['Content-Security-Policy']!);
@@ -123,7 +143,54 @@ async function gate(rt: Runtime, request: NextRequest) {
     'Cache-Control',
     pathname.startsWith('/api/export/') ? 'private, no-store, no-transform' : 'private, no-store',
   );
+  if (chosen?.remember)
+    response.cookies.set(ACCOUNT_COOKIE, chosen.remember, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: https,
+      maxAge: 365 * 86_400,
+    });
   return response;
+}
+
+/** Pages that take `account=all` (every account the user may see). */
+const EVERY_ACCOUNT_PAGES = new Set(['/search', '/overview']);
+
+/**
+ * A page's account: the one `account=` names (checked), or a redirect naming the user's default, or the refusal
+ * page. `remember`: the cookie's new value when the user opened another account than their last.
+ */
+function pageAccount(rt: Runtime, request: NextRequest, identity: Identity, headers: Record<string, string>) {
+  const { pathname, searchParams } = request.nextUrl;
+  const config = rt.config;
+  const asked = searchParams.get('account');
+  const every = asked === EVERY_ACCOUNT && EVERY_ACCOUNT_PAGES.has(pathname);
+  const cookie = request.cookies.get(ACCOUNT_COOKIE)?.value;
+  const choice = chooseAccount(config, identity, every ? null : asked, cookie);
+  const finish = (response: NextResponse) => {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    response.headers.set('Cache-Control', 'private, no-store');
+    return response;
+  };
+  if (!choice.ok) {
+    const requestId = headers['X-Request-Id']!;
+    if (choice.code === 'forbidden_account') {
+      logger.warn({ requestId, path: pathname, user: identity.name, action: 'access_denied' }, 'account not visible');
+      rt.audit.record(refusedEntry(requestId, identity.name, pathname, 'forbidden_account', asked));
+    }
+    const status = choice.code === 'forbidden_account' ? 403 : 400;
+    const html = accountRefusalPage(
+      request.nextUrl,
+      { status, message: choice.message },
+      visibleAccounts(config, identity),
+    );
+    return finish(new NextResponse(html, { status, headers: { 'Content-Type': 'text/html; charset=utf-8' } }));
+  }
+  if (asked === null && request.method === 'GET')
+    return finish(NextResponse.redirect(new URL(inAccount(request.nextUrl, choice.account.id), request.url), 307));
+  const value = rememberedValue(identity, choice.account.id);
+  return { ...choice, remember: !every && value !== cookie ? value : null };
 }
 
 export const config = {

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { useRouter } from '@/components/account/account-scope';
 import { startTransition, useEffect } from 'react';
 import { ErrorState } from '@/components/ui/error-state';
 

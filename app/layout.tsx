@@ -6,9 +6,12 @@ import type { ReactNode } from 'react';
 import { DisplayProvider } from '@/components/display/display-provider';
 import { AppHeader } from '@/components/layout/app-header';
 import { DISPLAY_COOKIE, parseDisplay } from '@/lib/display/preferences';
+import { AccountScope } from '@/components/account/account-scope';
+import { visibleAccounts } from '@/lib/server/accounts/access';
+import { publicAccount } from '@/lib/server/accounts/config';
 import { requestContext } from '@/lib/server/context';
 import { getConfig } from '@/lib/server/env';
-import { runtime } from '@/lib/server/runtime';
+import { pageRuntime } from '@/lib/server/page-runtime';
 import { pinnedViews } from '@/lib/server/reads/views';
 import { sandboxExamples } from '@/lib/server/sandbox-examples';
 import './globals.css';
@@ -28,14 +31,14 @@ export const viewport: Viewport = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   // Every page reads per-request configuration and live data: never prerender.
   await connection();
   // The shell's index indicator starts from the state the server knows (cached 2 s): asked at once, beside
   // the rest, and shown only to someone let in.
   const indexStatus = rt.index.status().catch(() => null);
-  const { upstream } = getConfig();
-  const examples = await sandboxExamples();
+  const config = getConfig();
+  const examples = await sandboxExamples(rt.account);
   const display = parseDisplay((await cookies()).get(DISPLAY_COOKIE)?.value);
   // Who is signed in, for the shell (proxy.ts has already let the request through).
   const context = await requestContext().catch(() => null);
@@ -44,6 +47,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const pinned = context ? await pinnedViews(rt, context).catch(() => []) : [];
   const user = principal?.kind === 'user' && principal.via !== 'open' ? principal : null;
   const index = principal ? await indexStatus : null;
+  // Several accounts: the switcher lists those the user may see (names and modes only, never a key).
+  const accounts =
+    principal?.kind === 'user' && config.multiAccount
+      ? visibleAccounts(config, { ...principal, role: principal.globalRole }).map(({ account }) =>
+          publicAccount(account),
+        )
+      : [];
+  const shownAccount = config.multiAccount ? publicAccount(rt.account) : null;
   return (
     <html lang="en" data-density={display.density}>
       <body className="min-h-screen">
@@ -95,20 +106,24 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <path d="m5.6 5.6 4.8 4.8m0-4.8-4.8 4.8" />
           </symbol>
         </svg>
-        <DisplayProvider initial={display}>
-          <AppHeader
-            sandbox={upstream.sandbox}
-            examples={examples}
-            user={user ? { name: user.displayName, role: user.role, canSignOut: user.via === 'session' } : null}
-            admin={principal?.kind === 'user' && principal.role === 'admin'}
-            index={index}
-            pinned={pinned}
-          />
-          <main id="main" className="mx-auto max-w-7xl px-4 py-6">
-            {children}
-          </main>
-          <Announcer />
-        </DisplayProvider>
+        <AccountScope account={shownAccount?.id ?? null}>
+          <DisplayProvider initial={display}>
+            <AppHeader
+              sandbox={config.upstream.sandbox}
+              account={shownAccount && accounts.length ? { current: shownAccount, accounts } : null}
+              testData={rt.account.mode === 'test'}
+              examples={examples}
+              user={user ? { name: user.displayName, role: user.role, canSignOut: user.via === 'session' } : null}
+              admin={principal?.kind === 'user' && principal.role === 'admin'}
+              index={index}
+              pinned={pinned}
+            />
+            <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+              {children}
+            </main>
+            <Announcer />
+          </DisplayProvider>
+        </AccountScope>
       </body>
     </html>
   );

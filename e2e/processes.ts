@@ -66,6 +66,8 @@ export function ownServers(
       const dashboard = spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
         SANDBOX_PORT: String(sandboxPort),
         INDEX_PATH: join(dir, 'index.sqlite'),
+        // One account unless the spec says otherwise (API_KEY: '' serves the sandbox's two).
+        API_KEY: 'sk_sandbox_demo',
         ...dashboardEnv,
       });
       dashboardOutput = dashboard.output;

@@ -89,6 +89,8 @@ if (which === 'sandbox') {
       ...gate,
       PORT: port,
       API_TIMEOUT_MS: String(E2E.timeoutMs),
+      // One account, today's setup exactly (e2e/accounts.spec.ts runs the sandbox's two accounts of its own).
+      API_KEY: 'sk_sandbox_demo',
       // Each dashboard its own index, fresh, polling often so tests see changes in seconds.
       INDEX_PATH: fresh(`.data/e2e-index-${port}.sqlite`),
       INDEX_POLL_S: '2',

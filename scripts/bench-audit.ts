@@ -31,6 +31,7 @@ const log = createAuditLog({
 const entry = (n: number): AuditEntry => ({
   at: new Date().toISOString(),
   user: 'grace@example.com',
+  account: 'demo',
   role: 'viewer',
   action: 'view_collection',
   target: `pay_${n.toString(36).padStart(22, '0')}`,

@@ -9,7 +9,9 @@ import { readAudit } from '@/lib/server/reads/audit';
 import { requestContext } from '@/lib/server/context';
 import { toFailure } from '@/lib/server/errors';
 import { PlainTable } from '@/components/ui/plain-table';
-import { runtime } from '@/lib/server/runtime';
+import { linkAccount, pageRuntime } from '@/lib/server/page-runtime';
+import { withAccount } from '@/lib/accounts/href';
+import { AccountField } from '@/components/account/account-scope';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
@@ -23,7 +25,7 @@ const nf = new Intl.NumberFormat('en');
  * Filters are a plain GET form, so every view of the log has its own URL.
  */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   const context = await requestContext().catch(() => unauthorized());
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(await searchParams)) if (typeof v === 'string') search.set(k, v);
@@ -45,6 +47,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         it.
       </p>
       <form method="get" action="/audit" className="mb-4 flex flex-wrap items-end gap-3 text-sm">
+        <AccountField />
         <label className="flex flex-col gap-1">
           User
           <input name="user" defaultValue={query.user ?? ''} className={field} placeholder="e-mail or user name" />
@@ -111,7 +114,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <td className="font-mono text-xs">{e.action}</td>
                 <td className="font-mono text-xs">
                   {e.target?.startsWith('pay_') ? (
-                    <a className="link-strong" href={`/collections/${e.target}`}>
+                    <a className="link-strong" href={withAccount(`/collections/${e.target}`, linkAccount(rt))}>
                       {e.target}
                     </a>
                   ) : e.target?.startsWith('q:') ? (

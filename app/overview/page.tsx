@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { unauthorized } from 'next/navigation';
 import { CurrencyOverviewSection } from '@/components/overview/currency-overview';
 import { CurrencyTable } from '@/components/overview/currency-table';
@@ -16,7 +16,7 @@ import { getConfig } from '@/lib/server/env';
 import { toFailure } from '@/lib/server/errors';
 import { answerPageWith } from '@/lib/server/page-status';
 import { indexOverview } from '@/lib/server/reads/collections';
-import { runtime } from '@/lib/server/runtime';
+import { pageRuntime } from '@/lib/server/page-runtime';
 
 export const metadata: Metadata = { title: 'Overview' };
 
@@ -31,7 +31,7 @@ const notice =
  * rows it counts; without a currency, no chart is drawn and no day's roll-up is read.
  */
 export default async function OverviewPage({ searchParams }: Props) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   // proxy.ts has already redirected an unknown range; this only fills in the default.
   const { range, currency } = correctOverviewState(toSearchParams(await searchParams)).value;
   const context = await requestContext().catch(() => unauthorized());

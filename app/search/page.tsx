@@ -10,7 +10,7 @@ import { Announce } from '@/components/ui/announce';
 import { requestContext } from '@/lib/server/context';
 import { searchCollections, searchReading } from '@/lib/server/reads/collections';
 import { NothingFound } from '@/components/search-index/nothing-found';
-import { runtime } from '@/lib/server/runtime';
+import { pageRuntime } from '@/lib/server/page-runtime';
 import { seesContactDetails } from '@/lib/server/contact-details';
 import { prefetchList } from '../collections/collections-view';
 
@@ -23,7 +23,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 /** `/search?q=`: every collection the index matches, with what it matched on. */
 export default async function SearchPage({ searchParams }: Props) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   const search = toSearchParams(await searchParams);
   const view = readViewState('/search', search);
   const heading = <h1 className="mb-2 text-xl font-semibold tracking-tight">Search</h1>;

@@ -6,7 +6,8 @@ import { isAdmin, requestContext } from '@/lib/server/context';
 import type { DriftEntry } from '@/lib/server/observability/drift';
 import { AcknowledgeDrift, DRIFT_ANNOUNCE } from '@/components/status/acknowledge-drift';
 import { readiness } from '@/lib/server/reads/readiness';
-import { runtime } from '@/lib/server/runtime';
+import { linkAccount, pageRuntime } from '@/lib/server/page-runtime';
+import { withAccount } from '@/lib/accounts/href';
 import { getConfig } from '@/lib/server/env';
 import { PlainTable } from '@/components/ui/plain-table';
 import { indexedCount } from '@/components/search-index/freshness';
@@ -25,7 +26,8 @@ const term = 'text-zinc-600 dark:text-zinc-400';
  * report, and which build is running.
  */
 export default async function StatusPage() {
-  const rt = runtime();
+  const rt = await pageRuntime();
+  const account = linkAccount(rt);
   await requestContext().catch(() => unauthorized());
   // The drift report away (its database reconnecting, its read past the bound): the rest of the page still shows.
   const [ready, index, read] = await Promise.all([
@@ -214,6 +216,7 @@ export default async function StatusPage() {
                 entries={fresh}
                 acknowledge={admin}
                 admin={admin}
+                account={account}
               />
             )}
             {baseline.length > 0 ? (
@@ -228,6 +231,7 @@ export default async function StatusPage() {
                   entries={baseline}
                   className="mt-2"
                   admin={admin}
+                  account={account}
                 />
               </details>
             ) : null}
@@ -246,7 +250,9 @@ function DriftTable({
   acknowledge = false,
   admin,
   className,
+  account,
 }: {
+  account: string | null;
   label: string;
   caption: string;
   entries: DriftEntry[];
@@ -291,7 +297,10 @@ function DriftTable({
           <td className="font-mono text-xs">
             <a
               className="link-strong"
-              href={d.exampleId.startsWith('prv_') ? `/providers/${d.exampleId}` : `/collections/${d.exampleId}`}
+              href={withAccount(
+                d.exampleId.startsWith('prv_') ? `/providers/${d.exampleId}` : `/collections/${d.exampleId}`,
+                account,
+              )}
             >
               {d.exampleId}
             </a>

@@ -2,8 +2,8 @@
 
 import { keepPreviousData, noop, useQuery, useQueryClient } from '@tanstack/react-query';
 import { flexRender, useTable } from '@tanstack/react-table';
-import Link from 'next/link';
-import { useRouter } from 'next/navigation';
+import Link from '@/components/account/account-scope';
+import { usePageAccount, useRouter } from '@/components/account/account-scope';
 import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { useZone } from '@/components/ui/zone';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -66,6 +66,7 @@ export function CollectionsTable({
   caption: string;
 }) {
   const router = useRouter();
+  const account = usePageAccount();
   const queryClient = useQueryClient();
   const [state, setState] = useListState(path, view && viewState ? { id: view.id, state: viewState } : undefined);
   const { page, limit } = state;
@@ -97,8 +98,8 @@ export function CollectionsTable({
   }
   const viewsControl = views ? <ViewsControl state={state} columns={shown} view={view} /> : null;
   const columns = useMemo(
-    () => collectionColumns({ minorUnits, matched, people: matched || Boolean(state.q), zone, copied, shown }),
-    [minorUnits, matched, state.q, zone, copied, shown],
+    () => collectionColumns({ minorUnits, matched, people: matched || Boolean(state.q), zone, copied, shown, account }),
+    [minorUnits, matched, state.q, zone, copied, shown, account],
   );
   const table = useTable({
     features,

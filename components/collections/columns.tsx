@@ -1,5 +1,6 @@
 'use client';
 
+import { withAccount } from '@/lib/accounts/href';
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { enumText, statusBadge } from '@/components/ui/badge';
@@ -121,7 +122,10 @@ export function collectionColumns({
   zone,
   copied,
   shown = DEFAULT_COLUMNS,
+  account = null,
 }: {
+  /** The page's account (null with one account): every link names it, or the row's own (a search of all). */
+  account?: string | null;
   /** The columns shown, in their order (lib/api/columns.ts); "Matched on" follows Status in a search. */
   shown?: readonly ListColumnId[];
   minorUnits: boolean;
@@ -135,6 +139,8 @@ export function collectionColumns({
   copied: Copied;
 }) {
   const year = yearIn(zone);
+  const linked = (href: string, row: object) =>
+    withAccount(href, ('account' in row && typeof row.account === 'string' ? row.account : null) ?? account);
   const time = (iso: string | null) =>
     iso ? (
       <time dateTime={iso} title={formatUtc(iso)}>
@@ -149,7 +155,7 @@ export function collectionColumns({
       cell: ({ row }) => (
         // A plain anchor: the table's click handler turns a plain click into a client-side
         // navigation, so 100 rows do not each mount a <Link> (its hooks cost render and hydration time).
-        <a href={`/collections/${row.original.id}`} className="link-strong ref">
+        <a href={linked(`/collections/${row.original.id}`, row.original)} className="link-strong ref">
           {row.original.reference || <span className="italic">(no reference)</span>}
         </a>
       ),
@@ -165,7 +171,7 @@ export function collectionColumns({
             {/* A search's people link their page: every collection of that contact (contract section 14). */}
             {people && name && isContactId(c.id) ? (
               <a
-                href={contactPath(c.id)}
+                href={linked(contactPath(c.id), row.original)}
                 className="text-sky-800 hover:underline dark:text-sky-300"
                 title="All collections for this contact"
               >

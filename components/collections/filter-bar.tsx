@@ -1,6 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { useRouter } from '@/components/account/account-scope';
 import { useState, useTransition, type FormEvent } from 'react';
 import { Button, focusRing } from '@/components/ui/button';
 import { Popover } from '@/components/ui/popover';

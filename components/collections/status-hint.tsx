@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { collectionsHref, DEFAULT_PAGE, type ListState } from '@/lib/api/list-state';
 import { missingStatuses, type HeldStatus } from '@/lib/api/status-words';
 import { label } from '@/lib/format/labels';

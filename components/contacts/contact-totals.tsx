@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { formatAmount } from '@/lib/format/money';
 import { contactPath, viewHref, defaults, listStateSchema } from '@/lib/api/list-state';
 import type { ContactTotalsRow } from '@/lib/api/contacts';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { Suspense } from 'react';
 import { DisplayMenu } from '@/components/display/display-menu';
 import { Badge } from '@/components/ui/badge';
@@ -6,6 +6,8 @@ import { focusRing } from '@/components/ui/button';
 import { IndexIndicator } from '@/components/search-index/index-indicator';
 import type { IndicatorStatus } from '@/components/search-index/index-indicator-label';
 import { hrefForId } from '@/lib/api/open-target';
+import { AccountSwitcher } from '@/components/account/account-switcher';
+import type { ShownAccount } from '@/lib/accounts/href';
 import { NavigationProgress } from './navigation-progress';
 import { MobileMenu } from './mobile-menu';
 import { SearchBox } from './search-box';
@@ -24,6 +26,8 @@ export type PinnedView = { id: string; name: string; href: string; count: Promis
 
 export function AppHeader({
   sandbox,
+  account = null,
+  testData = false,
   examples,
   user,
   admin,
@@ -35,6 +39,10 @@ export function AppHeader({
   /** The index's state as the server saw it (null when it could not be read). */
   index: IndicatorStatus | null;
   sandbox: boolean;
+  /** Several accounts: the current one and those the user may see (the switcher). */
+  account?: { current: ShownAccount; accounts: ShownAccount[] } | null;
+  /** The account is a test account: every page says so. */
+  testData?: boolean;
   examples: string[];
   user: ShellUser | null;
   /** Admins also see the audit log in the navigation. */
@@ -72,6 +80,17 @@ export function AppHeader({
           </p>
         </div>
       ) : null}
+      {testData ? (
+        <div className="border-b border-amber-300 bg-amber-50 text-xs text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100">
+          <p className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 px-4 py-1">
+            <Badge tone="amber">Test data</Badge>
+            <span>
+              {account ? `${account.current.name} is a test account` : 'This is a test account'}: its payments are not
+              real money.
+            </span>
+          </p>
+        </div>
+      ) : null}
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:py-2.5 lg:flex-nowrap lg:gap-x-4">
         <Link href="/collections" className={`shrink-0 font-semibold tracking-tight ${focusRing} rounded`}>
           Collections Console
@@ -85,6 +104,11 @@ export function AppHeader({
             <MainLinks admin={admin} />
           </nav>
         </MobileMenu>
+        {account ? (
+          <div className="shrink-0">
+            <AccountSwitcher current={account.current} accounts={account.accounts} />
+          </div>
+        ) : null}
         <div className="ml-auto shrink-0 sm:ml-0">
           <IndexIndicator initial={index} />
         </div>

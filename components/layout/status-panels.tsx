@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 
 /** The body of the not-found and forbidden pages: what happened and where to go. */
 export function NotFoundPanel({ title, body }: { title: string; body: string }) {

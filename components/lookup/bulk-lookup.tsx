@@ -1,8 +1,9 @@
 'use client';
 
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import pLimit from 'p-limit';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { usePageAccount } from '@/components/account/account-scope';
 import { Button, focusRing } from '@/components/ui/button';
 import { PlainTable } from '@/components/ui/plain-table';
 import { StatusBadge } from '@/components/ui/badge';
@@ -32,6 +33,7 @@ type Row = { finding: Finding; resolution?: Resolution };
 export function BulkLookup({ minorUnits }: { minorUnits: boolean }) {
   const money = (amount: Summary['amount']) => formatAmount(amount, { minorUnits });
   const [rows, setRows] = useState<Row[]>([]);
+  const account = usePageAccount();
   const [total, setTotal] = useState(0);
   const [refused, setRefused] = useState<string | null>(null);
   const [looked, setLooked] = useState(false);
@@ -86,7 +88,7 @@ export function BulkLookup({ minorUnits }: { minorUnits: boolean }) {
 
   async function copyResults() {
     try {
-      await navigator.clipboard.writeText(lookupTsv(rows, window.location.origin, money));
+      await navigator.clipboard.writeText(lookupTsv(rows, window.location.origin, money, account));
       setCopied(`Copied ${rows.length} row${rows.length === 1 ? '' : 's'} as tab-separated text`);
     } catch {
       setCopied('The browser did not allow copying; select the table and copy it instead');
@@ -271,6 +273,18 @@ function Result({
             </Button>
           ) : null}
         </span>
+      );
+    case 'other_account':
+      return resolution.owner ? (
+        <span className="flex flex-wrap items-center gap-2">
+          {resultText(resolution, money)}
+          {/* A full load: the owner's account, its shell and links. */}
+          <a href={resolution.owner.href} className={link}>
+            Open in {resolution.owner.name}
+          </a>
+        </span>
+      ) : (
+        <span>{resultText(resolution, money)}</span>
       );
     default:
       return <span>{resultText(resolution, money)}</span>;

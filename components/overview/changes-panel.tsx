@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { StatusBadge } from '@/components/ui/badge';
 import { focusRing } from '@/components/ui/button';
 import { collectionsHref, defaults, listStateSchema } from '@/lib/api/list-state';

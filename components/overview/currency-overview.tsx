@@ -1,5 +1,5 @@
 import 'server-only';
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { focusRing } from '@/components/ui/button';
 import { RANGE_LABELS, type CurrencyOverview, type Overview, type Range } from '@/lib/api/overview';
 import { formatDay, formatDuration } from '@/lib/format/dates';

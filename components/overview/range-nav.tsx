@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { focusRing } from '@/components/ui/button';
 import { overviewHref, RANGE_SHORT, RANGES, type Range } from '@/lib/api/overview';
 

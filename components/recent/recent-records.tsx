@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { Button, focusRing } from '@/components/ui/button';
 import { hrefOf, type RecordEntry } from '@/lib/recent/records';
 import { useClearRecords, useRecords } from './use-records';

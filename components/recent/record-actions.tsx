@@ -1,6 +1,8 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import { usePageAccount } from '@/components/account/account-scope';
+import { withAccount } from '@/lib/accounts/href';
 import { Button } from '@/components/ui/button';
 import { isPinned, togglePin, visited, type RecordEntry } from '@/lib/recent/records';
 import type { NoteInput } from '@/lib/support/note';
@@ -28,6 +30,7 @@ export function RecordActions({
   const pinRef = useRef(() => {});
   const pinned = isPinned(records, record.id);
   const [said, setSaid] = useState('');
+  const account = usePageAccount();
   const { kind, id, label, detail } = record;
 
   useEffect(() => {
@@ -68,7 +71,7 @@ export function RecordActions({
 
   async function copyNote() {
     if (!note) return;
-    const link = new URL(`/collections/${note.id}`, window.location.origin).toString();
+    const link = new URL(withAccount(`/collections/${note.id}`, account), window.location.origin).toString();
     try {
       // Formatting code loaded on the click: most visits never copy a note.
       const { supportNote } = await import('@/lib/support/note');

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import type { SearchReading } from '@/lib/api/summary';
 
 /**

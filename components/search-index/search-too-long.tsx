@@ -1,4 +1,5 @@
 import { MAX_QUERY } from '@/lib/api/list-state';
+import { AccountField } from '@/components/account/account-scope';
 
 /**
  * A search over the API's 200 characters (issue 75): said, never an empty page, and the text kept in a box of
@@ -15,6 +16,7 @@ export function SearchTooLong({ text }: { text: string }) {
       </p>
       <p className="mt-1">Shorten it here, to a name, an e-mail, a phone number or a reference, and search again.</p>
       <form action="/search" className="mt-3 flex flex-wrap items-start gap-2">
+        <AccountField />
         <textarea
           name="q"
           defaultValue={text}

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { collectionsHref, defaults, listStateSchema } from '@/lib/api/list-state';
 import { statusesMeaning, type HeldStatus } from '@/lib/api/status-words';
 import { label } from '@/lib/format/labels';

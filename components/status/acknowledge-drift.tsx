@@ -1,6 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { useRouter } from '@/components/account/account-scope';
 import { useState, useTransition } from 'react';
 import { isApiFailure } from '@/lib/api/failure';
 import { apiGet } from '@/lib/query/api-client';

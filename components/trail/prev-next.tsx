@@ -1,7 +1,7 @@
 'use client';
 
-import Link from 'next/link';
-import { useRouter } from 'next/navigation';
+import Link from '@/components/account/account-scope';
+import { useRouter } from '@/components/account/account-scope';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { focusRing } from '@/components/ui/button';
 import { isShortcut } from '@/lib/keyboard/keys';

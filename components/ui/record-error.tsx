@@ -9,7 +9,10 @@ export function RecordError({
   failure,
   before,
   after,
+  path,
 }: {
+  /** The record's path (`/collections/pay_…`): where "Open in <account>" goes, in the owner's account. */
+  path: string;
   noun: string;
   id: string;
   failure: ApiFailure;
@@ -23,7 +26,22 @@ export function RecordError({
       <h1 className="text-xl font-semibold">
         {noun} <span className="font-mono text-base">{id}</span>
       </h1>
-      <DetailError failure={failure} />
+      {failure.ownerAccount ? (
+        <div
+          role="alert"
+          className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <p className="font-medium">{failure.message}.</p>
+          <p className="mt-1">
+            The account you are in cannot read it. {/* A full load: the other account's shell, switcher and links. */}
+            <a className="link-strong" href={`${path}?account=${encodeURIComponent(failure.ownerAccount.id)}`}>
+              Open in {failure.ownerAccount.name}
+            </a>
+          </p>
+        </div>
+      ) : (
+        <DetailError failure={failure} />
+      )}
       {after}
     </div>
   );

@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
-import { useRouter } from 'next/navigation';
+import Link from '@/components/account/account-scope';
+import { useRouter } from '@/components/account/account-scope';
 import { useState } from 'react';
 import { Button, focusRing } from '@/components/ui/button';
 import type { DeferredProps } from '@/components/ui/deferred';

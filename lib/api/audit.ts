@@ -20,6 +20,7 @@ export const AUDIT_ACTION_NAMES = [
   'view_save',
   'view_delete',
   'drift_acknowledge',
+  'find_owner',
 ] as const;
 
 const text = (max: number) =>
@@ -68,6 +69,8 @@ export type AuditRow = {
   detail: Record<string, unknown> | null;
   requestId: string;
   outcome: string;
+  /** The account's id; null for signing in and out, which are no account's. */
+  account: string | null;
 };
 
 /** A strict read of a URL's query, as `{ ok, value }` or the parameter and its problem. */

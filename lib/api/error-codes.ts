@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   forbidden_role: 403,
+  forbidden_account: 403,
   not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
@@ -58,6 +59,8 @@ export function errorMessage(
         : `This ${noun.toLowerCase()} belongs to a different account`;
     case 'forbidden_role':
       return 'Your role does not allow this: ask an admin of the dashboard';
+    case 'forbidden_account':
+      return 'You may not see this account: ask an admin of the dashboard';
     case 'not_found':
       return `${noun} not found`;
     case 'method_not_allowed':

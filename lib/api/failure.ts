@@ -5,13 +5,18 @@ import { ERROR_STATUS, type ErrorCode } from './error-codes';
  * the error envelope carries it, the browser's queries and the pages render it.
  * A plain object, so it crosses the server/client boundary in dehydrated state.
  */
-export type ApiFailure = { code: ErrorCode; message: string; retryAfter?: number };
+export type ApiFailure = { code: ErrorCode; message: string; retryAfter?: number; ownerAccount?: OwnerAccount };
+
+/** Another account the user may see that owns a record this one was refused (a 403's hint, contract section 4). */
+export type OwnerAccount = { id: string; name: string };
 
 /** The contract's error envelope (section 4) for a failure. */
-export type ErrorEnvelope = { status: 'error'; message: string; code: ErrorCode };
+export type ErrorEnvelope = { status: 'error'; message: string; code: ErrorCode; ownerAccount?: OwnerAccount };
 
 export function errorEnvelope(failure: ApiFailure): ErrorEnvelope {
-  return { status: 'error', message: failure.message, code: failure.code };
+  const envelope: ErrorEnvelope = { status: 'error', message: failure.message, code: failure.code };
+  if (failure.ownerAccount) envelope.ownerAccount = { id: failure.ownerAccount.id, name: failure.ownerAccount.name };
+  return envelope;
 }
 
 export function isApiFailure(value: unknown): value is ApiFailure {

@@ -1,3 +1,4 @@
+import { withAccount } from '@/lib/accounts/href';
 import { isTransientCode, type ErrorCode } from '@/lib/api/error-codes';
 import { apiGet, isApiFailure, type ApiOptions } from '@/lib/query/api-client';
 import type { Collection, Provider } from '@/lib/api/schemas';
@@ -21,7 +22,7 @@ export type Resolution =
   | { state: 'matches'; href: string; count: number; first: Summary & { id: string; href: string } }
   | { state: 'none' }
   | { state: 'not_found' }
-  | { state: 'other_account' }
+  | { state: 'other_account'; owner?: { id: string; name: string; href: string } }
   | { state: 'error'; code: ErrorCode; message: string; retryable: boolean };
 
 type Fetch = NonNullable<ApiOptions['fetchImpl']>;
@@ -37,11 +38,15 @@ const SEARCHED: Record<'email' | 'phone' | 'reference', MatchedField[]> = {
 };
 
 /** A failed /api answer as a row's state (the one client's ApiFailure: lib/query/api-client.ts). */
-function failure(error: unknown, subject: 'collection' | 'provider' | 'collections'): Resolution {
+function failure(error: unknown, subject: 'collection' | 'provider' | 'collections', href = ''): Resolution {
   if (!isApiFailure(error)) throw error; // aborted
-  const { code, message } = error;
+  const { code, message, ownerAccount } = error;
   if (code === 'not_found') return { state: 'not_found' };
-  if (code === 'forbidden' && subject !== 'collections') return { state: 'other_account' };
+  // Another of the user's accounts owns it (the API's 403 says which): the row links it there.
+  if (code === 'forbidden' && subject !== 'collections')
+    return ownerAccount
+      ? { state: 'other_account', owner: { ...ownerAccount, href: withAccount(href, ownerAccount.id) } }
+      : { state: 'other_account' };
   return { state: 'error', code, message, retryable: isTransientCode(code) || code === 'index_unavailable' };
 }
 
@@ -65,7 +70,7 @@ export async function resolveFinding(finding: Finding, fetchImpl: Fetch, signal:
       const { data } = await apiGet<{ data: Collection }>(path, options);
       return { state: 'found', href, collection: summary(data) };
     } catch (error) {
-      return failure(error, finding.kind);
+      return failure(error, finding.kind, href);
     }
   }
   const query = new URLSearchParams({ q: finding.value, limit: String(SEARCH_LIMIT) });
@@ -130,7 +135,7 @@ export function resultText(resolution: Resolution | undefined, money: (amount: S
     case 'not_found':
       return 'Not found';
     case 'other_account':
-      return 'Belongs to a different account';
+      return resolution.owner ? `Belongs to ${resolution.owner.name}` : 'Belongs to a different account';
     case 'error':
       return `Error: ${resolution.message}`;
   }
@@ -141,10 +146,15 @@ export function lookupTsv(
   rows: Array<{ finding: Finding; resolution?: Resolution }>,
   origin: string,
   money: (amount: Summary['amount']) => string,
+  account: string | null = null,
 ): string {
   const cell = (value: string) => value.replace(/[\t\r\n]+/g, ' ');
   const link = (r: Resolution | undefined) =>
-    r && (r.state === 'found' || r.state === 'matches') ? new URL(r.href, origin).toString() : '';
+    r && (r.state === 'found' || r.state === 'matches')
+      ? new URL(withAccount(r.href, account), origin).toString()
+      : r?.state === 'other_account' && r.owner
+        ? new URL(r.owner.href, origin).toString()
+        : '';
   return [
     ['Found', 'Kind', 'Result', 'Link'],
     ...rows.map(({ finding, resolution }) => [

@@ -1,3 +1,4 @@
+import { withAccount } from '@/lib/accounts/href';
 import { isApiFailure, type ApiFailure } from '@/lib/api/failure';
 
 /**
@@ -41,7 +42,12 @@ const WITHOUT_ENVELOPE: Record<number, Omit<ApiFailure, 'retryAfter'>> = {
 export async function failureFrom(response: Response): Promise<ApiFailure> {
   const retryAfter = Number(response.headers.get('retry-after')) || undefined;
   const body: unknown = await response.json().catch(() => null);
-  if (isApiFailure(body)) return { code: body.code, message: body.message, retryAfter };
+  if (isApiFailure(body)) {
+    const owner = (body as { ownerAccount?: { id?: unknown; name?: unknown } }).ownerAccount;
+    const ownerAccount =
+      typeof owner?.id === 'string' && typeof owner.name === 'string' ? { id: owner.id, name: owner.name } : undefined;
+    return { code: body.code, message: body.message, retryAfter, ...(ownerAccount ? { ownerAccount } : {}) };
+  }
   return { ...(WITHOUT_ENVELOPE[response.status] ?? WITHOUT_ENVELOPE[0]!), retryAfter };
 }
 
@@ -57,9 +63,18 @@ function timeoutFailure(): ApiFailure {
 const combined = (signals: (AbortSignal | null | undefined)[]) =>
   AbortSignal.any(signals.filter((s): s is AbortSignal => Boolean(s)));
 
+/** The account the page's address names (`all` is a search's: its other reads are the default account's). */
+function pageAccount(): string | null {
+  if (typeof window === 'undefined') return null;
+  const account = new URLSearchParams(window.location.search).get('account');
+  return account === 'all' ? null : account;
+}
+
 /** Asks `/api`: the response once it is OK; else rejects as above. */
 export async function apiResponse(path: string, options: ApiOptions = {}): Promise<Response> {
   if (!path.startsWith('/api/')) throw new Error(`not a dashboard API path: ${path}`);
+  // The page's account (its address names it when there are several): a tab reads the account it shows.
+  path = withAccount(path, pageAccount());
   const { signal, timeoutMs = API_TIMEOUT_MS, fetchImpl = fetch, method = 'GET', body } = options;
   const timeout = timeoutMs ? AbortSignal.timeout(timeoutMs) : null;
   let response: Response;

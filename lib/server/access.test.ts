@@ -70,7 +70,7 @@ describe('sessions (OpenID Connect)', () => {
       }),
     ).toEqual({
       ok: true,
-      identity: { via: 'session', name: 'grace@example.com', displayName: 'Grace', role: 'viewer' },
+      identity: { via: 'session', name: 'grace@example.com', displayName: 'Grace', role: 'viewer', groups: [] },
     });
   });
 

@@ -90,7 +90,11 @@ export async function authenticate(
     if (session && typeof session.email === 'string' && isAllowed(session.email, true, config.oidc)) {
       const name = session.email.toLowerCase();
       const displayName = typeof session.name === 'string' && session.name.trim() ? session.name.trim() : name;
-      return { ok: true, identity: { via: 'session', name, displayName, role: roleFor('session', name, admins) } };
+      const groups = Array.isArray(session.groups)
+        ? session.groups.filter((g): g is string => typeof g === 'string')
+        : [];
+      const role = roleFor('session', name, admins);
+      return { ok: true, identity: { via: 'session', name, displayName, role, groups } };
     }
   }
   if (gateIsOpen(config))

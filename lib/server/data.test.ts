@@ -38,7 +38,8 @@ describe('data layer access check', () => {
       // A context the gate did not issue (forged, copied, deserialised) reads nothing either.
       const forged = {
         requestId: 'r1',
-        principal: { kind: 'user', via: 'basic', name: 'ada', displayName: 'ada', role: 'admin' },
+        principal: { kind: 'user', via: 'basic', name: 'ada', displayName: 'ada', role: 'admin', globalRole: 'admin' },
+        account: 'default',
       } as const;
       await expect(data.listCollections(rt, forged, { page: 1, limit: 10 })).rejects.toMatchObject({
         code: 'unauthorized',

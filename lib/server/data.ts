@@ -29,6 +29,22 @@ export async function getCollection(rt: Runtime, context: RequestContext, id: st
   return { ...one, data: presentCollection(context, one.data) };
 }
 
+/**
+ * Whether the context's account can read a record (the 403 hint asks the other accounts a user may see): the
+ * upstream's answer only, written nowhere and handed back to no one. Resolves, or throws the read's error.
+ */
+export async function probeRecord(
+  rt: Runtime,
+  context: RequestContext,
+  kind: 'collection' | 'provider',
+  id: string,
+  cancel: AbortSignal,
+): Promise<void> {
+  assertContext(context);
+  if (kind === 'collection') await rt.upstream.get({ kind, id }, collectionEnvelopeSchema, context, cancel);
+  else await rt.upstream.get({ kind, id }, providerEnvelopeSchema, context, cancel);
+}
+
 export async function getProvider(rt: Runtime, context: RequestContext, id: string) {
   assertContext(context);
   return rt.upstream.get({ kind: 'provider', id }, providerEnvelopeSchema, context);

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { AccountsError, DEFAULT_ACCOUNT_ID, parseAccounts, SANDBOX_ACCOUNTS, type Account } from './accounts/config';
 
 /**
  * Where the application's database is: a SQLite file (one instance, the embedded default) or one PostgreSQL
@@ -85,6 +86,9 @@ const schema = z
       .trim()
       .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
       .default('Authorization'),
+    // Read in full by parseAccounts (lib/server/accounts/config.ts), which needs the whole environment for keyEnv.
+    ACCOUNTS: optionalText,
+    ACCOUNTS_FILE: optionalText,
     API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     AMOUNT_MINOR_UNITS: flag,
     PORT: port(3000),
@@ -146,7 +150,7 @@ const schema = z
         path: ['DATABASE_SSL'],
         message: "is require, but DATABASE_URL's sslmode turns certificate checks or TLS off: remove one of them",
       });
-    if (env.API_BASE_URL && !env.API_KEY)
+    if (env.API_BASE_URL && !env.API_KEY && !env.ACCOUNTS && !env.ACCOUNTS_FILE)
       ctx.addIssue({ code: 'custom', path: ['API_KEY'], message: 'is required when API_BASE_URL is set' });
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {
@@ -180,14 +184,28 @@ const schema = z
 
 export type ServerConfig = ReturnType<typeof toConfig>;
 
-function toConfig(env: z.output<typeof schema>) {
-  const sandbox = !env.API_BASE_URL;
+function toConfig(env: z.output<typeof schema>, listed: Account[] | null) {
+  const sandboxUrl = `http://127.0.0.1:${env.SANDBOX_PORT}`;
+  const baseUrl = env.API_BASE_URL ?? sandboxUrl;
+  const sandbox = !env.API_BASE_URL && (listed ?? []).every((account) => account.baseUrl === sandboxUrl);
+  const one = { baseUrl, keyHeader: env.API_KEY_HEADER, admins: [], viewers: [] };
+  // Nothing named: the sandbox's two accounts; API_KEY alone: one account, today's setup exactly.
+  const accounts: Account[] =
+    listed ??
+    (sandbox && !env.API_KEY
+      ? SANDBOX_ACCOUNTS.map((account) => ({ ...account, ...one }))
+      : [{ id: DEFAULT_ACCOUNT_ID, name: 'This account', mode: 'live', key: env.API_KEY ?? SANDBOX_KEY, ...one }]);
+  const first = accounts[0]!;
   return {
+    /** Every account served, the first the default; more than one puts `account=` in every URL. */
+    accounts,
+    multiAccount: accounts.length > 1,
+    /** The first account's upstream (one-account code paths and start-up checks). */
     upstream: {
       sandbox,
-      baseUrl: env.API_BASE_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
-      key: env.API_KEY ?? SANDBOX_KEY,
-      keyHeader: env.API_KEY_HEADER,
+      baseUrl: first.baseUrl,
+      key: first.key,
+      keyHeader: first.keyHeader,
       timeoutMs: env.API_TIMEOUT_MS,
     },
     amountMinorUnits: env.AMOUNT_MINOR_UNITS,
@@ -207,6 +225,10 @@ function toConfig(env: z.output<typeof schema>) {
           allowedEmails: env.OIDC_ALLOWED_EMAILS,
           allowedDomains: env.OIDC_ALLOWED_DOMAINS,
           redirectUri: `${env.DASHBOARD_URL}/auth/callback`,
+          /** The OIDC groups an account's admins / viewers name: only these are kept in a session. */
+          namedGroups: [
+            ...new Set(accounts.flatMap((a) => [...a.admins, ...a.viewers]).filter((n) => !n.includes('@'))),
+          ],
         }
       : null,
     /** The public base URL (sign-in's redirect, cookies' Secure flag), when set. */
@@ -251,7 +273,23 @@ export function parseConfig(env: Record<string, string | undefined>): ServerConf
     const issue = result.error.issues[0]!;
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0] ?? 'environment')} ${issue.message}`);
   }
-  return toConfig(result.data);
+  const data = result.data;
+  try {
+    const accounts = parseAccounts(env, {
+      baseUrl: data.API_BASE_URL ?? `http://127.0.0.1:${data.SANDBOX_PORT}`,
+      keyHeader: data.API_KEY_HEADER,
+      checkUrl: (raw) => {
+        const checked = baseUrl.safeParse(raw.trim());
+        return checked.success
+          ? { ok: true, url: checked.data }
+          : { ok: false, message: checked.error.issues[0]?.message ?? 'must be an http(s) URL' };
+      },
+    });
+    return toConfig(data, accounts);
+  } catch (error) {
+    if (error instanceof AccountsError) throw new ConfigError(`Invalid configuration: ${error.message}`);
+    throw error;
+  }
 }
 
 let cached: ServerConfig | undefined;

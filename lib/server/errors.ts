@@ -1,7 +1,7 @@
 import 'server-only';
 import { NextResponse } from 'next/server';
 import { ERROR_STATUS, errorMessage, type ErrorCode, type ErrorSubject } from '@/lib/api/errors';
-import { errorEnvelope, type ApiFailure } from '@/lib/api/failure';
+import { errorEnvelope, type ApiFailure, type OwnerAccount } from '@/lib/api/failure';
 import { WWW_AUTHENTICATE } from './access';
 import { logger } from './logger';
 
@@ -18,12 +18,19 @@ export class AppError extends Error {
   readonly [BRAND] = true;
   readonly code: ErrorCode;
   readonly retryAfter?: number;
+  /** For a refused record: the other account the user may see that owns it. */
+  readonly ownerAccount?: OwnerAccount;
 
-  constructor(code: ErrorCode, message: string, options: { retryAfter?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { retryAfter?: number; cause?: unknown; ownerAccount?: OwnerAccount } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.retryAfter = options.retryAfter;
+    this.ownerAccount = options.ownerAccount;
   }
 
   static of(code: ErrorCode, subject: ErrorSubject, detail?: { retryAfter?: number; timeoutMs?: number }) {
@@ -42,9 +49,10 @@ export class AppError extends Error {
 /** Anything thrown on the way to data, as the plain failure the user sees. Unexpected errors are logged here. */
 export function toFailure(error: unknown, subject: ErrorSubject, requestId?: string): ApiFailure {
   if (error instanceof AppError) {
-    return error.retryAfter === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, retryAfter: error.retryAfter };
+    const failure: ApiFailure = { code: error.code, message: error.message };
+    if (error.retryAfter !== undefined) failure.retryAfter = error.retryAfter;
+    if (error.ownerAccount) failure.ownerAccount = error.ownerAccount;
+    return failure;
   }
   logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'unexpected error');
   return { code: 'upstream_error', message: errorMessage('upstream_error', subject) };

@@ -40,7 +40,7 @@ describe('apiRoute', () => {
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect(await res.json()).toEqual({
       id: 'pay_1',
-      user: { kind: 'user', via: 'basic', name: 'ada', displayName: 'ada', role: 'admin' },
+      user: { kind: 'user', via: 'basic', name: 'ada', displayName: 'ada', role: 'admin', globalRole: 'admin' },
     });
   });
 

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ErrorSubject } from '@/lib/api/errors';
 import { basicUserName, SESSION_COOKIE } from './access';
 import { refusedEntry } from './audit/audit';
+import { EVERY_ACCOUNT } from './accounts/config';
 import { contextFromHeaders, isAdmin, type RequestContext } from './context';
 import { getConfig } from './env';
 import { AppError, failureResponse, json, methodNotAllowed, toFailure } from './errors';
@@ -32,6 +33,8 @@ type RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined>
   query?: Q;
   /** Admins only (contract section 10): a viewer gets 403 `forbidden_role` before the read (which checks again). */
   admin?: boolean;
+  /** Takes `account=all` (every account the user may see); the context is then the user's default account's. */
+  everyAccount?: boolean;
   /** A download that streams: `no-transform` keeps a proxy's compression from holding rows back. */
   download?: boolean;
   /** The envelope's body, or a Response of its own (a download). */
@@ -75,22 +78,37 @@ function finish(request: Request, requestId: string, response: Response, downloa
  * The access gate of an API request: the context, or a refusal that is logged and, when credentials were
  * brought and failed, audited (a request with none is someone not signed in yet).
  */
-async function gate(rt: Runtime, request: Request, requestId: string, admin: boolean): Promise<RequestContext> {
-  const path = new URL(request.url).pathname;
+async function gate(
+  rt: Runtime,
+  request: Request,
+  requestId: string,
+  options: { admin?: boolean; everyAccount?: boolean },
+): Promise<RequestContext> {
+  const url = new URL(request.url);
+  const path = url.pathname;
+  const asked = url.searchParams.get('account');
   let context: RequestContext;
   try {
-    context = await contextFromHeaders(request.headers, requestId);
+    // `all` where a route reads every account: the context is the user's default account's.
+    const account = asked === EVERY_ACCOUNT && options.everyAccount ? null : asked;
+    context = await contextFromHeaders(request.headers, requestId, account);
   } catch (error) {
+    const code = (error as AppError).code;
+    if (code === 'forbidden_account') {
+      logger.warn({ requestId, path, action: 'access_denied' }, 'account not visible');
+      rt.audit.record(refusedEntry(requestId, null, path, 'forbidden_account', asked));
+    }
+    if (code !== 'unauthorized') throw error;
     logger.warn({ requestId, path, action: 'access_denied' }, 'access denied');
     const authorization = request.headers.get('authorization');
     if (authorization || hasSessionCookie(request.headers.get('cookie')))
       rt.audit.record(refusedEntry(requestId, basicUserName(authorization), path, 'unauthorized'));
     throw error;
   }
-  if (admin && !isAdmin(context)) {
+  if (options.admin && !isAdmin(context)) {
     const name = context.principal.name;
     logger.warn({ requestId, path, user: name, action: 'access_denied' }, 'admins only');
-    rt.audit.record(refusedEntry(requestId, name, path, 'forbidden_role'));
+    rt.audit.record(refusedEntry(requestId, name, path, 'forbidden_role', context.account));
     throw AppError.of('forbidden_role', 'collections');
   }
   return context;
@@ -101,7 +119,7 @@ async function gate(rt: Runtime, request: Request, requestId: string, admin: boo
  * envelope) the request id, the security headers and no-store.
  */
 function gated(
-  options: { route: string; subject: ErrorSubject; admin?: boolean; download?: boolean },
+  options: { route: string; subject: ErrorSubject; admin?: boolean; download?: boolean; everyAccount?: boolean },
   answer: (
     request: Request,
     context: RequestContext,
@@ -112,12 +130,12 @@ function gated(
   return async (request, route) => {
     const requestId = crypto.randomUUID();
     const started = performance.now();
-    // The one call of the request: everything below is handed the runtime.
+    // The one call of the request: everything below is handed the runtime, as the request's account sees it.
     const rt = runtime();
     let response: Response;
     try {
-      const context = await gate(rt, request, requestId, options.admin ?? false);
-      response = await answer(request, context, rt, route);
+      const context = await gate(rt, request, requestId, options);
+      response = await answer(request, context, rt.forAccount(context.account), route);
     } catch (error) {
       response = failureResponse(toFailure(error, options.subject, requestId));
     }
@@ -203,7 +221,10 @@ export function apiRoute<
 ) {
   const GET = gated(spec, async (request, context, rt, route) => {
     const params = parse(spec.params, await route?.params, spec.subject) as Input<P>;
-    const query = parse(spec.query, new URL(request.url).searchParams, spec.subject) as Input<Q>;
+    // `account=` is the gate's (above), never a route's own parameter.
+    const search = new URL(request.url).searchParams;
+    search.delete('account');
+    const query = parse(spec.query, search, spec.subject) as Input<Q>;
     const result = await spec.read({ params, query, request }, context, rt);
     return result instanceof Response ? result : json(result);
   });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { resolve } from 'node:path';
 import { collectionListEnvelopeSchema } from '@/lib/api/envelopes';
-import { createAuditLog } from './audit/log';
+import { createAuditLog, type AuditLog } from './audit/log';
 import { systemClock, type Clock } from './clock';
 import { systemContext } from './context';
 import { createDatabase, ownReads } from './database/database';
@@ -13,6 +13,11 @@ import { createMetrics } from './observability/metrics';
 import { createPageParser } from './parsing/page-parser';
 import { createIndexService } from './search-index/service';
 import { createUpstreamClient } from './upstream';
+import type { Account } from './accounts/config';
+import type { Database } from './database/database';
+import type { DriftCollector } from './observability/drift';
+import type { Metrics } from './observability/metrics';
+import type { PageParser } from './parsing/page-parser';
 import { createViews } from './views/service';
 
 /**
@@ -39,8 +44,69 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
   const drift = createDriftCollector({ database: database.available, reads: database.readable, clock, log });
   // List pages are decoded, parsed and checked on a thread of their own (~2 ms of the request thread a page).
   const pages = createPageParser();
+  const audit = createAuditLog({
+    database: database.available,
+    now: clock.now,
+    log,
+    echo: logFormat() === 'json',
+    retentionDays: config.auditRetentionDays,
+    setTimer: (fn, ms) => {
+      clock.after(ms, fn);
+      return {};
+    },
+  });
+  const shared = { config, clock, database, metrics, drift, audit };
+  const slices = new Map(config.accounts.map((account) => [account.id, accountSlice(shared, account, pages)]));
+  const first = slices.get(config.accounts[0]!.id)!;
+  const all = [...slices.values()];
+  const scoped = (slice: AccountSlice): Runtime => ({
+    ...shared,
+    ...slice,
+    /** The same runtime for another account (unknown ids are the caller's to refuse first). */
+    forAccount(id: string): Runtime {
+      return views.get(id) ?? views.get(first.account.id)!;
+    },
+    /** Every account's slice, in configuration order (the status page, the 403 hint, search of every account). */
+    slices: all,
+    /** Starts the background work of every account (idempotent). */
+    start() {
+      for (const each of all) each.index.start();
+    },
+    /** Ends the background work and closes the database (tests; a process simply exits). */
+    async stop() {
+      await Promise.all(all.map((each) => each.index.stop()));
+      await pages.close();
+      await audit.flush();
+      await drift.flush();
+      await database.close();
+    },
+  });
+  const views = new Map<string, Runtime>([...slices].map(([id, slice]) => [id, scoped(slice)]));
+  const runtime = views.get(first.account.id)!;
+  registerScrapeGauges(runtime);
+  return runtime;
+}
+
+type Shared = {
+  config: ServerConfig;
+  clock: Clock;
+  database: Database;
+  metrics: Metrics;
+  drift: DriftCollector;
+  audit: AuditLog;
+};
+
+/**
+ * One account's part of the runtime: its upstream client (its key, base URL and header), its index (its own
+ * sync loop and lease, so a big account's first sync never holds a small one's polls) and its saved views.
+ */
+function accountSlice(shared: Shared, account: Account, pages: PageParser) {
+  const { config, clock, database, metrics, drift } = shared;
   const upstream = createUpstreamClient({
-    ...config.upstream,
+    baseUrl: account.baseUrl,
+    key: account.key,
+    keyHeader: account.keyHeader,
+    timeoutMs: config.upstream.timeoutMs,
     parse: pages.parse,
     observe: {
       // A bystander: what the seed does not describe is noted, never thrown into a read.
@@ -54,27 +120,22 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
       read: metrics.recordUpstream,
     },
   });
-  const audit = createAuditLog({
-    database: database.available,
-    now: clock.now,
-    log,
-    echo: logFormat() === 'json',
-    retentionDays: config.auditRetentionDays,
-    setTimer: (fn, ms) => {
-      clock.after(ms, fn);
-      return {};
-    },
-  });
   const index = createIndexService({
-    index: config.index,
+    // INDEX_ACCOUNT labels the one account of a one-account setup; several are each named by their key.
+    index: config.multiAccount ? { ...config.index, account: null } : config.index,
     sandbox: config.upstream.sandbox,
-    upstream: config.upstream,
+    upstream: { baseUrl: account.baseUrl, key: account.key },
     database,
     clock,
-    log,
+    log: logger,
     url: config.dashboardUrl ?? (process.env.PORT ? `http://localhost:${process.env.PORT}` : undefined),
     readPage: (page, limit, cancel) =>
-      upstream.get({ kind: 'list', page, limit }, collectionListEnvelopeSchema, systemContext('index-sync'), cancel),
+      upstream.get(
+        { kind: 'list', page, limit },
+        collectionListEnvelopeSchema,
+        systemContext('index-sync', account.id),
+        cancel,
+      ),
     usersActive: () => metrics.usersWithin(1_000),
   });
   // Saved views: the database's, with counts from the index (or the upstream's list for a whole-list view).
@@ -83,36 +144,21 @@ export function buildRuntime(config: ServerConfig, clock: Clock = systemClock) {
     reads: () => database.open().then((c) => ownReads(c, { first: true })),
     index,
     clock,
-    upstreamKey: config.upstream.key,
+    upstreamKey: account.key,
   });
-  const runtime = {
-    config,
-    clock,
-    database,
-    metrics,
-    drift,
-    upstream,
-    audit,
-    index,
-    views,
-    /** Starts the background work (idempotent). */
-    start() {
-      index.start();
-    },
-    /** Ends the background work and closes the database (tests; a process simply exits). */
-    async stop() {
-      await index.stop();
-      await pages.close();
-      await audit.flush();
-      await drift.flush();
-      await database.close();
-    },
-  };
-  registerScrapeGauges(runtime);
-  return runtime;
+  return { account, upstream, index, views };
 }
 
-export type Runtime = ReturnType<typeof buildRuntime>;
+type AccountSlice = ReturnType<typeof accountSlice>;
+
+/** The runtime as one account's request sees it: what is shared, and that account's upstream, index and views. */
+export type Runtime = Shared &
+  AccountSlice & {
+    forAccount(id: string): Runtime;
+    slices: AccountSlice[];
+    start(): void;
+    stop(): Promise<void>;
+  };
 
 /**
  * The process-wide state, all of it. Next.js bundles instrumentation, proxy.ts and each route apart, each
@@ -134,7 +180,11 @@ export function processSlot<T>(name: ProcessSlot, make: () => T): T {
   return (global[Symbol.for(`collections-console.${name}`)] ??= make());
 }
 
-/** The process's runtime, built on first use from the environment's configuration. */
-export function runtime(): Runtime {
-  return processSlot('runtime', () => buildRuntime(getConfig()));
+/**
+ * The process's runtime for an account (the first when none is named), built on first use from the environment's
+ * configuration. The account is one the caller has already checked the user may see (lib/server/context.ts).
+ */
+export function runtime(account?: string): Runtime {
+  const root = processSlot('runtime', () => buildRuntime(getConfig()));
+  return account ? root.forAccount(account) : root;
 }

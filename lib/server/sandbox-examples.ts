@@ -12,19 +12,21 @@ const fixturesSchema = z.object({
   accounts: z.array(
     z.object({
       id: z.string(),
+      key: z.string().optional(),
       collections: z.object({ integrated: z.array(z.string()), notIntegrated: z.array(z.string()) }),
       providers: z.array(z.string()),
     }),
   ),
 });
 
-async function load(baseUrl: string): Promise<string[]> {
+async function load(baseUrl: string, key: string): Promise<string[]> {
   const response = await fetch(`${baseUrl}/__sandbox/fixtures`, {
     signal: AbortSignal.timeout(1000),
     cache: 'no-store',
   });
   const { accounts } = fixturesSchema.parse(await response.json());
-  const demo = accounts.find((a) => a.id === 'acc_demo') ?? accounts[0];
+  // The page's account's own records (another's would answer 403); the key only matches, it goes nowhere.
+  const demo = accounts.find((a) => a.key === key) ?? accounts.find((a) => a.id === 'acc_demo') ?? accounts[0];
   if (!demo) return [];
   return [demo.collections.integrated[0], demo.collections.notIntegrated[0], demo.providers[0]].filter(
     (id): id is string => Boolean(id),
@@ -57,11 +59,12 @@ export function createExamples(
   };
 }
 
-let examples: (() => Promise<string[]>) | undefined;
+const examples = new Map<string, () => Promise<string[]>>();
 
-export async function sandboxExamples(): Promise<string[]> {
-  const { upstream } = getConfig();
-  if (!upstream.sandbox) return [];
-  examples ??= createExamples(() => load(upstream.baseUrl));
-  return examples();
+/** A few ids of the account's own records, when the upstream is the sandbox. */
+export async function sandboxExamples(account: { baseUrl: string; key: string }): Promise<string[]> {
+  if (!getConfig().upstream.sandbox) return [];
+  let read = examples.get(account.key);
+  if (!read) examples.set(account.key, (read = createExamples(() => load(account.baseUrl, account.key))));
+  return read();
 }

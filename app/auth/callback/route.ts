@@ -1,7 +1,7 @@
 import { SESSION_COOKIE, SESSION_TTL_S, SIGN_IN_COOKIE, cookieValue } from '@/lib/server/access';
 import { refusedEntry } from '@/lib/server/audit/audit';
 import { isAllowed, roleFor } from '@/lib/server/auth/identity';
-import { completeSignIn, type Transaction } from '@/lib/server/auth/oidc';
+import { completeSignIn, groupsOf, type Transaction } from '@/lib/server/auth/oidc';
 import { authPage, cookie } from '@/lib/server/auth/page';
 import { open, seal } from '@/lib/server/auth/seal';
 import { getConfig } from '@/lib/server/env';
@@ -85,7 +85,9 @@ export async function GET(request: Request) {
   }
 
   const name = typeof claims.name === 'string' ? claims.name.slice(0, 200) : undefined;
-  const session = await seal({ email, name }, 'session', config.sessionSecrets, SESSION_TTL_S);
+  // Only the groups some account names: a session cookie stays small whatever the provider sends.
+  const groups = groupsOf(claims.groups).filter((group) => oidc.namedGroups.includes(group));
+  const session = await seal({ email, name, groups }, 'session', config.sessionSecrets, SESSION_TTL_S);
   rt.audit.record({
     at: new Date().toISOString(),
     user: email!,
@@ -93,6 +95,7 @@ export async function GET(request: Request) {
     action: 'sign_in',
     target: null,
     detail: null,
+    account: null,
     requestId: requestId ?? crypto.randomUUID(),
     outcome: 'ok',
   });

@@ -30,6 +30,7 @@ export async function POST(request: Request) {
       user: who.identity.name,
       role: who.identity.role,
       action: 'sign_out',
+      account: null,
       target: null,
       detail: null,
       requestId: request.headers.get('x-request-id') ?? crypto.randomUUID(),

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { redirect, unauthorized } from 'next/navigation';
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { CorrectionsNotice } from '@/components/collections/corrections-notice';
 import { FilterBar } from '@/components/collections/filter-bar';
 import { StatusHint } from '@/components/collections/status-hint';
@@ -25,7 +25,7 @@ import {
 } from '@/lib/api/list-state';
 import { requestContext } from '@/lib/server/context';
 import { indexedCollections, liveOrIndexed } from '@/lib/server/reads/collections';
-import { runtime } from '@/lib/server/runtime';
+import { pageRuntime } from '@/lib/server/page-runtime';
 import { seesContactDetails } from '@/lib/server/contact-details';
 import { getConfig } from '@/lib/server/env';
 import { viewForPage } from '@/lib/server/reads/views';
@@ -41,7 +41,7 @@ type SearchParams = Record<string, string | string[] | undefined>;
  * when filtered, sorted or searched (the same table and columns either way; only the source differs).
  */
 export default async function CollectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   // proxy.ts has already redirected invalid values; this only fills in defaults.
   const search = toSearchParams(await searchParams);
   const context = await requestContext().catch(() => unauthorized());

@@ -25,15 +25,15 @@ import { label } from '@/lib/format/labels';
 import { isContactId } from '@/lib/api/ids';
 import { contactPath } from '@/lib/api/list-state';
 import { contactCount } from '@/lib/server/reads/contacts';
-import Link from 'next/link';
-import { runtime } from '@/lib/server/runtime';
+import Link from '@/components/account/account-scope';
+import { pageRuntime } from '@/lib/server/page-runtime';
 import { seesContactDetails } from '@/lib/server/contact-details';
 
 type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const result = await readRecord(runtime(), 'collection', id);
+  const result = await readRecord(await pageRuntime(), 'collection', id);
   return { title: result.ok ? `${result.data.reference || id} · Collection` : 'Collection' };
 }
 
@@ -42,7 +42,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * another account's id a real 403; a malformed id never reaches the upstream.
  */
 export default async function CollectionPage({ params }: Props) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   const { id } = await params;
   const result = await recordForPage(rt, 'collection', id);
   const { amountMinorUnits } = getConfig();
@@ -53,6 +53,7 @@ export default async function CollectionPage({ params }: Props) {
       <RecordError
         noun="Collection"
         id={id}
+        path={`/collections/${id}`}
         failure={result.failure}
         before={<BackToList />}
         after={seen ? <LastSeen {...seen} minorUnits={amountMinorUnits} /> : null}
@@ -108,7 +109,7 @@ export default async function CollectionPage({ params }: Props) {
 
 /** The record's History from the index, streamed after the record (it never holds the page). */
 async function History({ id, minorUnits }: { id: string; minorUnits: boolean }) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   const history = await historyForPage(rt, await requestContext(), id);
   return (
     <HistoryCard
@@ -122,7 +123,7 @@ async function History({ id, minorUnits }: { id: string; minorUnits: boolean }) 
 
 /** "All collections for this contact (N)": the contact's page, with the index's count (streamed in). */
 async function ContactLink({ id }: { id: string }) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   const count = await contactCount(rt, await requestContext(), id);
   if (!count) return null;
   return (

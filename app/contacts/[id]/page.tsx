@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { notFound, unauthorized } from 'next/navigation';
 import { FilterBar } from '@/components/collections/filter-bar';
 import { ContactTotals } from '@/components/contacts/contact-totals';
@@ -25,7 +25,7 @@ import { getConfig } from '@/lib/server/env';
 import { answerPageWith } from '@/lib/server/page-status';
 import { indexedCollections } from '@/lib/server/reads/collections';
 import { contactOverview } from '@/lib/server/reads/contacts';
-import { runtime } from '@/lib/server/runtime';
+import { pageRuntime } from '@/lib/server/page-runtime';
 import { seesContactDetails } from '@/lib/server/contact-details';
 import { prefetchList } from '../../collections/collections-view';
 
@@ -46,7 +46,7 @@ const notice =
  * e-mail are offered apart.
  */
 export default async function ContactPage({ params, searchParams }: Props) {
-  const rt = runtime();
+  const rt = await pageRuntime();
   const { id } = await params;
   if (!isContactId(id)) notFound();
   const context = await requestContext().catch(() => unauthorized());

@@ -9,20 +9,23 @@ import { RecordError } from '@/components/ui/record-error';
 import { Field, Fields } from '@/components/ui/section';
 import { DateTime } from '@/components/ui/date-time';
 import { readRecord, recordForPage } from '@/lib/server/reads/record-page';
-import { runtime } from '@/lib/server/runtime';
+import { pageRuntime } from '@/lib/server/page-runtime';
 
 type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const result = await readRecord(runtime(), 'provider', id);
+  const result = await readRecord(await pageRuntime(), 'provider', id);
   return { title: result.ok ? `${result.data.name} · Provider` : 'Provider' };
 }
 
 export default async function ProviderPage({ params }: Props) {
   const { id } = await params;
-  const result = await recordForPage(runtime(), 'provider', id);
-  if (!result.ok) return <RecordError noun="Provider" id={id} failure={result.failure} before={<BackToList />} />;
+  const result = await recordForPage(await pageRuntime(), 'provider', id);
+  if (!result.ok)
+    return (
+      <RecordError noun="Provider" id={id} path={`/providers/${id}`} failure={result.failure} before={<BackToList />} />
+    );
 
   const p = result.data;
   return (

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link from '@/components/account/account-scope';
 import { useSyncExternalStore } from 'react';
 import { focusRing } from '@/components/ui/button';
 import { recallListHref } from '../list-memory';

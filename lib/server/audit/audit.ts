@@ -30,6 +30,7 @@ export function audit(
     detail,
     requestId: context.requestId,
     outcome,
+    account: context.account,
   });
 }
 
@@ -85,7 +86,13 @@ export async function audited<T>(
 }
 
 /** An `access_denied` entry for a request the gate refused: credentials that did not pass, or a missing role. */
-export function refusedEntry(requestId: string, user: string | null, target: string, outcome: string): AuditEntry {
+export function refusedEntry(
+  requestId: string,
+  user: string | null,
+  target: string,
+  outcome: string,
+  account: string | null = null,
+): AuditEntry {
   return {
     at: new Date().toISOString(),
     user: user ?? 'anonymous',
@@ -95,5 +102,6 @@ export function refusedEntry(requestId: string, user: string | null, target: str
     detail: null,
     requestId,
     outcome,
+    account,
   };
 }

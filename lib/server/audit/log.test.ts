@@ -17,6 +17,7 @@ let available: boolean;
 const entry = (n: number, at = new Date(now).toISOString()): AuditEntry => ({
   at,
   user: 'grace@example.com',
+  account: 'demo',
   role: 'viewer',
   action: 'view_collection',
   target: `pay_${n}`,

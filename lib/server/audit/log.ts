@@ -24,6 +24,8 @@ export type AuditEntry = {
   detail: Record<string, unknown> | null;
   requestId: string;
   outcome: string;
+  /** The account the request was in; null for a refusal before any account was chosen. */
+  account: string | null;
 };
 
 type Log = {
@@ -92,6 +94,7 @@ export function createAuditLog(deps: AuditDeps) {
             detail: e.detail ? JSON.stringify(e.detail) : null,
             request_id: withoutNul(e.requestId),
             outcome: e.outcome,
+            account: e.account,
           })),
         )
         .execute();

@@ -14,6 +14,8 @@ export type Identity = {
   name: string;
   displayName: string;
   role: Role;
+  /** A signed-in user's OIDC groups (the `groups` claim), which an account's `admins` / `viewers` may name. */
+  groups?: readonly string[];
 };
 
 export type AllowList = { allowedEmails: readonly string[]; allowedDomains: readonly string[] };

@@ -60,7 +60,7 @@ export async function completeSignIn(
   oidc: Oidc,
   callbackUrl: URL,
   transaction: Transaction,
-): Promise<{ sub: string; email?: unknown; email_verified?: unknown; name?: unknown }> {
+): Promise<{ sub: string; email?: unknown; email_verified?: unknown; name?: unknown; groups?: unknown }> {
   const config = await providerConfig(oidc);
   const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
     pkceCodeVerifier: transaction.verifier,
@@ -69,9 +69,18 @@ export async function completeSignIn(
     idTokenExpected: true,
   });
   const claims = tokens.claims()!;
-  if (typeof claims.email === 'string') return claims;
+  // Groups (which an account's admins / viewers may name) are often only at UserInfo: asked there when absent.
+  if (typeof claims.email === 'string' && (claims.groups !== undefined || !oidc.namedGroups.length)) return claims;
   const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
   return { ...info, sub: claims.sub };
+}
+
+/** A provider's `groups` claim as names an account may list: strings only, at most 100 of at most 200 characters. */
+export function groupsOf(claim: unknown): string[] {
+  if (!Array.isArray(claim)) return [];
+  return claim
+    .filter((g): g is string => typeof g === 'string' && g.length > 0 && g.length <= 200 && !/[\u0000-\u001f]/.test(g))
+    .slice(0, 100);
 }
 
 /** Where a signed-in page may send the user back to: a path of this app, never another origin. */

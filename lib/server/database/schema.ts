@@ -46,6 +46,8 @@ export type AppDatabase = {
     request_id: string;
     /** `ok`, or the error code the request ended with. */
     outcome: string;
+    /** The account's id (migration 0029); null for entries written before, which belong to the first account. */
+    account: string | null;
   };
   /** Saved views (lib/server/views): never emptied with the index. */
   saved_views: {

@@ -2,6 +2,7 @@ import 'server-only';
 import type { AuditQuery, AuditRow } from '@/lib/api/audit';
 import { assertAdmin, type RequestContext } from '../context';
 import { audit, searchTarget } from '../audit/audit';
+import { DEFAULT_ACCOUNT_ID } from '../accounts/config';
 import { isStatementTimeout } from '../database/connect';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
@@ -24,7 +25,18 @@ export async function readAudit(rt: Runtime, context: RequestContext, query: Aud
   // Read where the searches read, not through the writer (a sync's transaction holds it): the flush committed.
   const db = await database.readable();
   if (!db) throw new AppError('index_unavailable', 'The audit log cannot be read right now: its database is not open');
-  let where = db.selectFrom('audit_entries');
+  // One account's entries: those written before accounts were named (migration 0029 made them the one-account
+  // setup's `default`) belong to the first. Signing in and out names none and shows in every account's log.
+  const first = rt.config.accounts[0]!.id === context.account;
+  let where = db
+    .selectFrom('audit_entries')
+    .where((eb) =>
+      eb.or([
+        eb('account', '=', context.account),
+        eb('account', 'is', null),
+        ...(first ? [eb('account', '=', DEFAULT_ACCOUNT_ID)] : []),
+      ]),
+    );
   if (query.user) where = where.where('user', '=', query.user.toLowerCase());
   if (query.action) where = where.where('action', '=', query.action);
   const target = query.searched ? searchTarget(query.searched) : query.target;
@@ -56,6 +68,7 @@ export async function readAudit(rt: Runtime, context: RequestContext, query: Aud
     detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
     requestId: r.request_id,
     outcome: r.outcome,
+    account: r.account ?? null,
   }));
   const last = Math.max(1, Math.ceil(count / query.limit));
   return {

@@ -46,7 +46,8 @@ export async function recordForPage<K extends ResourceKind>(
   const result = await readRecord(rt, kind, id);
   if (!result.ok) {
     if (result.failure.code === 'not_found') notFound();
-    if (result.failure.code === 'forbidden') forbidden();
+    // Another of the user's accounts owns it: the page says whose, with a link there (still a 403).
+    if (result.failure.code === 'forbidden' && !result.failure.ownerAccount) forbidden();
     if (result.failure.code === 'unauthorized') unauthorized();
     answerPageWith(result.failure.code);
   }

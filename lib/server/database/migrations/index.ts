@@ -28,6 +28,7 @@ import * as m0025 from './0025-details-by-rowid';
 import * as m0026 from './0026-fragment-row-on-the-row';
 import * as m0027 from './0027-collections-by-rowid';
 import * as m0028 from './0028-accounts-never-renumbered';
+import * as m0029 from './0029-audit-account';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0026-fragment-row-on-the-row': m0026,
   '0027-collections-by-rowid': m0027,
   '0028-accounts-never-renumbered': m0028,
+  '0029-audit-account': m0029,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,0 +1,70 @@
+import 'server-only';
+import type { OwnerAccount } from '@/lib/api/failure';
+import { audit, outcomeOf } from '../audit/audit';
+import { contextInAccount, type RequestContext } from '../context';
+import { probeRecord } from '../data';
+import { AppError } from '../errors';
+import type { Runtime } from '../runtime';
+
+/** The most other accounts one refused record asks, and the longest it waits for them (the hint is a bonus). */
+export const OWNER_ASK_MAX = 20;
+export const OWNER_ASK_MS = 3_000;
+
+/**
+ * A record read whose 403 says whose the record is (contract section 4): when the request's account is refused
+ * it, the other accounts the user may see are asked at once, in parallel; the first that reads it is the owner,
+ * and the rest are cancelled. Each ask is audited in its account (`find_owner`). None owns it, or none answers
+ * in time: the refusal as it was.
+ */
+export async function withOwnerHint<T>(
+  rt: Runtime,
+  context: RequestContext,
+  kind: 'collection' | 'provider',
+  id: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'forbidden' || !rt.config.multiAccount) throw error;
+    const owner = await findOwner(rt, context, kind, id);
+    if (!owner) throw error;
+    throw new AppError('forbidden', `This ${kind} belongs to ${owner.name}`, { ownerAccount: owner });
+  }
+}
+
+export async function findOwner(
+  rt: Runtime,
+  context: RequestContext,
+  kind: 'collection' | 'provider',
+  id: string,
+): Promise<OwnerAccount | null> {
+  const others = rt.slices.filter((slice) => slice.account.id !== context.account).slice(0, OWNER_ASK_MAX);
+  const asks = (
+    await Promise.all(
+      others.map(async (slice) => ({ slice, there: await contextInAccount(context, slice.account.id) })),
+    )
+  ).filter((ask): ask is { slice: (typeof others)[number]; there: RequestContext } => ask.there !== null);
+  if (!asks.length) return null;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), Math.min(rt.config.upstream.timeoutMs, OWNER_ASK_MS));
+  try {
+    return await new Promise<OwnerAccount | null>((resolve) => {
+      let left = asks.length;
+      for (const { slice, there } of asks)
+        probeRecord(rt.forAccount(slice.account.id), there, kind, id, stop.signal).then(
+          () => {
+            audit(rt.audit, there, 'find_owner', id, 'ok');
+            resolve({ id: slice.account.id, name: slice.account.name });
+            stop.abort();
+          },
+          (error: unknown) => {
+            audit(rt.audit, there, 'find_owner', id, stop.signal.aborted ? 'cancelled' : outcomeOf(error));
+            if (--left === 0) resolve(null);
+          },
+        );
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
