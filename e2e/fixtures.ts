@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { EncryptJWT } from 'jose';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import type { Fixtures } from '../sandbox/fixtures';
@@ -81,6 +83,18 @@ export async function indexReady(request: APIRequestContext, origin = '') {
   await expect
     .poll(async () => (await (await request.get(`${origin}/api/index/status`)).json()).data.state, { timeout: 30_000 })
     .toBe('ready');
+}
+
+/** A session cookie as the dashboard seals it (the format is the interface: a dir/A256GCM JWE). */
+export async function sealedSession(payload: Record<string, unknown>, expiresAt: number) {
+  const key = new Uint8Array(
+    createHash('sha256').update(`collections-console:cookie:${E2E.oidc.sessionSecret}`).digest(),
+  );
+  return new EncryptJWT({ ...payload, pur: 'session' })
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+    .setIssuedAt(expiresAt - 3600)
+    .setExpirationTime(expiresAt)
+    .encrypt(key);
 }
 
 export { expect };

@@ -72,7 +72,10 @@ export function ownServers(
       });
       dashboardOutput = dashboard.output;
       children.push(sandbox.child, dashboard.child);
-      for (const url of [`${sandboxURL}/__sandbox/health`, `${baseURL}/api/collections?limit=1`]) {
+      // A gated dashboard answers its reads 401: it is up once its health probe answers.
+      const gated = Boolean(dashboardEnv.OIDC_ISSUER || dashboardEnv.DASHBOARD_USERS);
+      const probe = gated ? `${baseURL}/api/health` : `${baseURL}/api/collections?limit=1`;
+      for (const url of [`${sandboxURL}/__sandbox/health`, probe]) {
         await expect.poll(async () => (await fetch(url).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
       }
     },

@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import { EncryptJWT } from 'jose';
 import type { Page } from '@playwright/test';
 import { E2E } from './env';
-import { expect, expectHydrated, test } from './fixtures';
+import { expect, expectHydrated, sealedSession, test } from './fixtures';
 
 /**
  * Signing in with the company's identity provider (issue 16): a real OpenID
@@ -21,18 +19,6 @@ async function signIn(page: Page, email: string, path = '/collections') {
   await page.getByPlaceholder('Enter any login').fill(email);
   await page.getByPlaceholder('and password').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
-}
-
-/** A session cookie as the dashboard seals it (the format is the interface: a dir/A256GCM JWE). */
-async function sealedSession(payload: Record<string, unknown>, expiresAt: number) {
-  const key = new Uint8Array(
-    createHash('sha256').update(`collections-console:cookie:${E2E.oidc.sessionSecret}`).digest(),
-  );
-  return new EncryptJWT({ ...payload, pur: 'session' })
-    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
-    .setIssuedAt(expiresAt - 3600)
-    .setExpirationTime(expiresAt)
-    .encrypt(key);
 }
 
 test('a page without a session goes to the provider and comes back signed in, name and role in the shell', async ({
