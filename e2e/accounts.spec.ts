@@ -10,6 +10,8 @@ import { ownServers } from './processes';
 const open = ownServers('accounts', 60, { API_KEY: '', INDEX_POLL_S: '2' });
 const oidc = ownServers('accounts-oidc', 61, {
   API_KEY: '',
+  // What these tests ask is who sees which account: no index to build beside the other dashboard's.
+  INDEX: 'off',
   DASHBOARD_URL: `http://127.0.0.1:${E2E.port + 61}`,
   OIDC_ISSUER: E2E.oidcIssuer,
   OIDC_CLIENT_ID: E2E.oidc.clientId,
@@ -91,7 +93,9 @@ test.describe('the sandbox’s two accounts', () => {
     const id = fixtures.other.collections.integrated[0]!;
     const response = await page.goto(`/collections/${id}?account=demo`);
     expect(response?.status()).toBe(403);
-    await expect(page.getByRole('alert')).toContainText('This collection belongs to Other Business Ltd');
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'This collection belongs to Other Business Ltd' }),
+    ).toBeVisible();
     await page.getByRole('link', { name: 'Open in Other Business Ltd' }).click();
     await expect(page).toHaveURL(new RegExp(`/collections/${id}\\?account=other$`));
     await expect(page.getByRole('button', { name: /^Account: Other Business Ltd/ })).toBeVisible();
@@ -128,7 +132,7 @@ test.describe('the sandbox’s two accounts', () => {
   test('an unknown account is a 400 naming it, on a page listing the accounts', async ({ page, request }) => {
     const response = await page.goto('/collections?account=nope');
     expect(response?.status()).toBe(400);
-    await expect(page.getByRole('alert')).toContainText('there is no account "nope"');
+    await expect(page.getByRole('alert').filter({ hasText: 'there is no account "nope"' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Demo Store' })).toHaveAttribute('href', '/collections?account=demo');
     const api = await request.get('/api/collections?limit=1&account=Not%20An%20Id');
     expect(api.status()).toBe(400);
@@ -136,6 +140,63 @@ test.describe('the sandbox’s two accounts', () => {
     // Each account reads its own rows.
     const other = await (await request.get('/api/collections?limit=100&account=other')).json();
     expect(other.meta.count).toBe(fixtures.other.listedCollections);
+  });
+});
+
+test.describe('every account at once', () => {
+  test.use({ baseURL: open.baseURL });
+
+  test('a search of all accounts lists each match with its account, and its links open there', async ({
+    page,
+    request,
+    axe,
+  }) => {
+    await expect
+      .poll(async () => (await (await request.get('/api/index/status?account=other')).json()).data.state, {
+        timeout: 60_000,
+      })
+      .toBe('ready');
+    await expect
+      .poll(async () => (await (await request.get('/api/index/status?account=demo')).json()).data.state, {
+        timeout: 60_000,
+      })
+      .toBe('ready');
+    // A reference of each account's: the search of one finds one, the search of all finds both.
+    const all = await (await request.get('/api/search?q=INV&limit=100&account=all')).json();
+    const accounts = new Set(all.data.map((row: { account: string }) => row.account));
+    expect(accounts).toEqual(new Set(['demo', 'other']));
+    const demo = await (await request.get('/api/search?q=INV&limit=100&account=demo')).json();
+    const other = await (await request.get('/api/search?q=INV&limit=100&account=other')).json();
+    expect(all.meta.count).toBe(demo.meta.count + other.meta.count);
+    expect(all.meta.accounts.map((a: { id: string; count: number }) => [a.id, a.count])).toEqual([
+      ['demo', demo.meta.count],
+      ['other', other.meta.count],
+    ]);
+
+    const theirs = other.data[0];
+    await page.goto(`/search?q=${encodeURIComponent(theirs.reference)}&account=demo`);
+    await page.getByRole('navigation', { name: 'Search in' }).getByRole('link', { name: 'All accounts' }).click();
+    await expect(page).toHaveURL(/account=all/);
+    const table = page.getByRole('region', { name: 'Collections table' });
+    await expect(table.getByRole('columnheader', { name: 'Account' })).toBeVisible();
+    const row = table.getByRole('row').filter({ hasText: theirs.reference }).first();
+    await expect(row.getByRole('cell', { name: 'Other Business Ltd' })).toBeVisible();
+    await expect(row.getByRole('link').first()).toHaveAttribute('href', `/collections/${theirs.id}?account=other`);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await axe(page);
+    }
+    await row.getByRole('link').first().click();
+    await expect(page).toHaveURL(new RegExp(`/collections/${theirs.id}\\?account=other$`));
+    await expect(page.getByText('Test data', { exact: true })).toBeVisible();
+  });
+
+  test('the status page shows each account’s index and upstream', async ({ page }) => {
+    await page.goto('/status?account=demo');
+    const table = page.getByRole('region', { name: 'Accounts table' });
+    await expect(table.getByRole('row', { name: /Demo Store/ })).toContainText('Live');
+    await expect(table.getByRole('row', { name: /Other Business Ltd/ })).toContainText('Test');
+    await expect(table.getByRole('row', { name: /Other Business Ltd/ })).toContainText('ready');
   });
 });
 

@@ -28,10 +28,17 @@ export async function prefetchList(
   path: ListPath,
   state: ListState,
   read: () => Promise<Page>,
-  opened: { columns?: ListColumnId[]; view?: SavedView | null; viewState?: ListState; views?: boolean } = {},
+  opened: {
+    columns?: ListColumnId[];
+    view?: SavedView | null;
+    viewState?: ListState;
+    views?: boolean;
+    /** A search of every account: the accounts' names by id, for the Account column. */
+    accountNames?: Record<string, string>;
+  } = {},
 ) {
   const queryClient = getQueryClient();
-  const options = collectionListOptions(path, state);
+  const options = collectionListOptions(path, state, Boolean(opened.accountNames));
   await queryClient
     .query({
       ...options,
@@ -63,6 +70,7 @@ export async function prefetchList(
           view={opened.view ?? null}
           viewState={opened.viewState}
           views={opened.views ?? true}
+          accountNames={opened.accountNames}
           {...view}
         />
       </HydrationBoundary>

@@ -11,6 +11,11 @@ import { requestContext } from '@/lib/server/context';
 import { searchCollections, searchReading } from '@/lib/server/reads/collections';
 import { NothingFound } from '@/components/search-index/nothing-found';
 import { pageRuntime } from '@/lib/server/page-runtime';
+import { getConfig } from '@/lib/server/env';
+import { visibleAccounts } from '@/lib/server/accounts/access';
+import { EVERY_ACCOUNT } from '@/lib/server/accounts/config';
+import { searchEveryAccount } from '@/lib/server/reads/search-all';
+import { SearchScope } from '@/components/account/search-scope';
 import { seesContactDetails } from '@/lib/server/contact-details';
 import { prefetchList } from '../collections/collections-view';
 
@@ -49,12 +54,28 @@ export default async function SearchPage({ searchParams }: Props) {
   }
   const q = view.q;
   const context = await requestContext();
+  // `account=all`: every account the user may see (proxy.ts let it through only here and on the overview).
+  const config = getConfig();
+  const every = config.multiAccount && search.get('account') === EVERY_ACCOUNT;
+  const accounts =
+    config.multiAccount && context.principal.kind === 'user'
+      ? visibleAccounts(config, { ...context.principal, role: context.principal.globalRole }).map((v) => v.account)
+      : [];
+  const accountNames = every ? Object.fromEntries(accounts.map((a) => [a.id, a.name])) : undefined;
   // The index's state (cached 2 s) beside the first page, as before the one list.
   const [status, facets, { count, rows }] = await Promise.all([
     rt.index.status(),
     // A status word is offered the status filter (cached counts; without the index, no offer).
     rt.index.facets().catch(() => null),
-    prefetchList('/search', view, () => searchCollections(rt, context, { q, page: view.page, limit: view.limit })),
+    prefetchList(
+      '/search',
+      view,
+      () =>
+        every
+          ? searchEveryAccount(rt, context, { q, page: view.page, limit: view.limit })
+          : searchCollections(rt, context, { q, page: view.page, limit: view.limit }),
+      { accountNames },
+    ),
   ]);
   // Nothing found: how the text was read and what to try next (the account's countries, one small read).
   const reading = count === 0 && status.state !== 'off' ? await searchReading(rt, context, q).catch(() => null) : null;
@@ -75,7 +96,8 @@ export default async function SearchPage({ searchParams }: Props) {
           building={buildingOf(status)}
         />
       </div>
-      {status.state !== 'off' ? <FreshnessLine freshness={status} /> : null}
+      {accounts.length > 1 ? <SearchScope q={q} current={rt.account} every={every} /> : null}
+      {status.state !== 'off' && !every ? <FreshnessLine freshness={status} /> : null}
       <StatusOffer q={q} held={facets?.status ?? null} />
       {rows({
         caption: `Search results for ${q}`,

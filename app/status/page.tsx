@@ -11,6 +11,8 @@ import { withAccount } from '@/lib/accounts/href';
 import { getConfig } from '@/lib/server/env';
 import { PlainTable } from '@/components/ui/plain-table';
 import { indexedCount } from '@/components/search-index/freshness';
+import { AccountsStatus } from '@/components/status/accounts-status';
+import { accountsStatus } from '@/lib/server/reads/accounts-status';
 
 export const metadata: Metadata = { title: 'Status' };
 
@@ -39,7 +41,10 @@ export default async function StatusPage() {
   const admin = isAdmin(await requestContext());
   const fresh = drift.entries.filter((d) => !d.baseline);
   const baseline = drift.entries.filter((d) => d.baseline);
-  const window = rt.metrics.upstreamWindow();
+  const config = getConfig();
+  // Several accounts: the Upstream card is this account's key; the Accounts table below has each one's.
+  const window = rt.metrics.upstreamWindow(undefined, config.multiAccount ? rt.account.id : undefined);
+  const accounts = config.multiAccount ? await accountsStatus(rt, await requestContext()) : [];
   const { store, syncing } = rt.index.whereAndWho();
   const check = (name: 'upstream' | 'index') => ready.checks.find((c) => c.name === name)!.ok;
   // An unknown id or another account's (404, 403) is a user's lookup answered, not an upstream fault.
@@ -47,7 +52,6 @@ export default async function StatusPage() {
   const failed = Object.entries(window.outcomes).filter(([o]) => o !== 'ok' && !LOOKUPS.includes(o));
   const failures = failed.reduce((n, [, c]) => n + c, 0);
   const lookups = Object.entries(window.outcomes).filter(([o]) => LOOKUPS.includes(o));
-  const config = getConfig();
   const access = config.oidc
     ? `Sign-in with OpenID Connect (${config.oidc.issuer})${config.access.users.length ? ', and HTTP Basic' : ''}`
     : config.access.users.length
@@ -129,6 +133,7 @@ export default async function StatusPage() {
           </dl>
         </section>
       </div>
+      {accounts.length ? <AccountsStatus accounts={accounts} /> : null}
       <section aria-labelledby="config" className={`${card} mb-6`}>
         <h2 id="config" className="mb-2 font-semibold">
           Effective configuration

@@ -45,7 +45,10 @@ export function CollectionsTable({
   view = null,
   viewState,
   views = false,
+  accountNames,
 }: {
+  /** A search of every account: each account's name by id (an Account column; rows link in their account). */
+  accountNames?: Record<string, string>;
   /** The saved view this list opened (contract section 13), or null: its columns are the view's to change. */
   view?: SavedView | null;
   /** The view's state, while the URL does not state the list yet (a view opened by id or as the default). */
@@ -70,15 +73,19 @@ export function CollectionsTable({
   const queryClient = useQueryClient();
   const [state, setState] = useListState(path, view && viewState ? { id: view.id, state: viewState } : undefined);
   const { page, limit } = state;
-  const query = useQuery({ ...collectionListOptions(path, state), placeholderData: keepPreviousData });
+  const query = useQuery({
+    ...collectionListOptions(path, state, Boolean(accountNames)),
+    placeholderData: keepPreviousData,
+  });
   const envelope = query.data;
   const count = envelope?.meta.count ?? 0;
   const lastPage = lastPageOf(count, limit);
   const next = query.isPlaceholderData ? null : envelope?.meta.next;
 
   useEffect(() => {
-    if (next) queryClient.query(collectionListOptions(path, { ...state, page: next })).catch(noop);
-  }, [next, path, state, queryClient]);
+    if (next)
+      queryClient.query(collectionListOptions(path, { ...state, page: next }, Boolean(accountNames))).catch(noop);
+  }, [next, path, state, queryClient, accountNames]);
 
   useEffect(() => rememberListHref(viewHref(path, state)), [path, state]);
 
@@ -98,8 +105,18 @@ export function CollectionsTable({
   }
   const viewsControl = views ? <ViewsControl state={state} columns={shown} view={view} /> : null;
   const columns = useMemo(
-    () => collectionColumns({ minorUnits, matched, people: matched || Boolean(state.q), zone, copied, shown, account }),
-    [minorUnits, matched, state.q, zone, copied, shown, account],
+    () =>
+      collectionColumns({
+        minorUnits,
+        matched,
+        people: matched || Boolean(state.q),
+        zone,
+        copied,
+        shown,
+        account,
+        accountNames,
+      }),
+    [minorUnits, matched, state.q, zone, copied, shown, account, accountNames],
   );
   const table = useTable({
     features,

@@ -21,7 +21,7 @@ export const features = tableFeatures({});
 const column = createColumnHelper<typeof features, CollectionRow>();
 
 /** A column's id: the one list's (contract section 13), or a search's "Matched on". */
-export type ColumnId = ListColumnId | 'matched';
+export type ColumnId = ListColumnId | 'matched' | 'account';
 
 /**
  * Classes for a column's cells, so a cell's content needs no wrapper element of
@@ -39,6 +39,8 @@ export const CELL_CLASS: Record<ColumnId, string> = {
   amount: 'c-amount',
   status: 'c-status',
   matched: 'c-matched',
+  // A search of every account: the account's name, labelled under the rest on a phone's card.
+  account: 'c-added',
   methods: 'c-more text-xs',
   followUp: 'c-more text-xs',
   created: 'c-created',
@@ -57,9 +59,11 @@ export const CELL_CLASS: Record<ColumnId, string> = {
  */
 export const CELL_PROPS = Object.fromEntries(
   (Object.entries(CELL_CLASS) as [ColumnId, string][]).map(([id, className]) =>
-    id !== 'matched' && className.startsWith('c-more') && !DEFAULT_COLUMNS.includes(id)
-      ? [id, { className: className.replace('c-more', 'c-added'), 'data-label': COLUMN_LABEL[id] }]
-      : [id, { className }],
+    id !== 'matched' && id !== 'account' && className.startsWith('c-more') && !DEFAULT_COLUMNS.includes(id)
+      ? [id, { className: className.replace('c-more', 'c-added'), 'data-label': COLUMN_LABEL[id as ListColumnId] }]
+      : id === 'account'
+        ? [id, { className, 'data-label': 'Account' }]
+        : [id, { className }],
   ),
 ) as Record<ColumnId, { className: string; 'data-label'?: string }>;
 
@@ -123,7 +127,10 @@ export function collectionColumns({
   copied,
   shown = DEFAULT_COLUMNS,
   account = null,
+  accountNames,
 }: {
+  /** A search of every account: the accounts' names, for an Account column after the reference. */
+  accountNames?: Record<string, string>;
   /** The page's account (null with one account): every link names it, or the row's own (a search of all). */
   account?: string | null;
   /** The columns shown, in their order (lib/api/columns.ts); "Matched on" follows Status in a search. */
@@ -139,8 +146,7 @@ export function collectionColumns({
   copied: Copied;
 }) {
   const year = yearIn(zone);
-  const linked = (href: string, row: object) =>
-    withAccount(href, ('account' in row && typeof row.account === 'string' ? row.account : null) ?? account);
+  const linked = (href: string, row: CollectionRow) => withAccount(href, row.account ?? account);
   const time = (iso: string | null) =>
     iso ? (
       <time dateTime={iso} title={formatUtc(iso)}>
@@ -294,6 +300,12 @@ export function collectionColumns({
   });
   // What a search matched on follows Status (or ends the row when Status is hidden).
   const at = shown.includes('status') ? shown.indexOf('status') + 1 : shown.length;
-  const ids: ColumnId[] = matched ? [...shown.slice(0, at), 'matched', ...shown.slice(at)] : [...shown];
-  return column.columns(ids.map((id) => (id === 'matched' ? matchedOn : defs[id])));
+  const accountOf = column.accessor((row) => row.account ?? '', {
+    id: 'account',
+    header: 'Account',
+    cell: ({ getValue }) => accountNames?.[getValue()] ?? getValue(),
+  });
+  const withMatched: ColumnId[] = matched ? [...shown.slice(0, at), 'matched', ...shown.slice(at)] : [...shown];
+  const ids: ColumnId[] = accountNames ? [withMatched[0]!, 'account', ...withMatched.slice(1)] : withMatched;
+  return column.columns(ids.map((id) => (id === 'matched' ? matchedOn : id === 'account' ? accountOf : defs[id])));
 }

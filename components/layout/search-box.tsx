@@ -2,6 +2,7 @@
 
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useRouter } from '@/components/account/account-scope';
+import { withAccount } from '@/lib/accounts/href';
 import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { parseOpenTarget } from '@/lib/api/open-target';
 import { label } from '@/lib/format/labels';
@@ -155,7 +156,9 @@ export function SearchBox() {
   function search(text: string) {
     setOpen(false);
     setActive(-1);
-    const href = searchHref(text);
+    // Searching every account (`/search?account=all`): the next search does too.
+    const every = pathname === '/search' && params.get('account') === 'all';
+    const href = every ? withAccount(searchHref(text), 'all') : searchHref(text);
     navigationStarted(href);
     router.push(href);
   }

@@ -8,6 +8,8 @@ export const errorBodySchema = z.object({
   status: z.literal('error'),
   message: z.string(),
   code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+  /** A refused record another of the user's accounts owns (several accounts). */
+  ownerAccount: z.object({ id: z.string(), name: z.string() }).optional(),
 });
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;

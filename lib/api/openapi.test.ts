@@ -44,6 +44,25 @@ describe('OpenAPI description of /api', () => {
 
 type Param = { name: string; required: boolean; example?: unknown; schema: Record<string, unknown> };
 
+describe('OpenAPI: the account of every gated operation', () => {
+  it('documents account= on every route behind the gate, and forbidden_account among its errors', () => {
+    const doc = openApiDocument('0.0.0-test');
+    const paths = doc.paths as unknown as Record<
+      string,
+      Record<string, { parameters?: Param[]; responses: Record<string, unknown> }>
+    >;
+    for (const [path, item] of Object.entries(paths)) {
+      if (['/api/health', '/api/ready', '/api/metrics', '/api/openapi.json'].includes(path)) continue;
+      for (const [method, operation] of Object.entries(item)) {
+        const account = operation.parameters?.find((p) => p.name === 'account');
+        expect(account, `${method} ${path}`).toMatchObject({ in: 'query', required: false });
+        expect(new RegExp(String(account!.schema.pattern)).test('acme-test')).toBe(true);
+        expect(new RegExp(String(account!.schema.pattern)).test('Acme Ltd')).toBe(false);
+      }
+    }
+  });
+});
+
 /**
  * The documented query parameters against the inputs the routes really parse with (lib/api/inputs.ts):
  * each documented example is taken, each documented type, format and enum is enforced by the parse with
@@ -59,7 +78,10 @@ describe('OpenAPI query parameters against the routes’ inputs', () => {
     ['/api/export/collections.csv', exportQuery, {}],
   ];
   for (const [route, input, base] of routes) {
-    const params = (doc.paths as unknown as Record<string, { get: { parameters: Param[] } }>)[route]!.get.parameters;
+    // `account` is the gate's (lib/server/route.ts), not the route's input: checked below.
+    const params = (doc.paths as unknown as Record<string, { get: { parameters: Param[] } }>)[
+      route
+    ]!.get.parameters.filter((p) => p.name !== 'account');
     const parse = (extra: Record<string, string>) => input.safeParse(new URLSearchParams({ ...base, ...extra }));
     const refusedAt = (name: string, value: string) => {
       const result = parse({ [name]: value });

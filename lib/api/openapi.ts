@@ -6,6 +6,7 @@ import { filterSchema, listStateSchema, searchStateSchema, type Schema } from '.
 import { overviewSchema } from './overview';
 import { OVERVIEW_PARAM_DOCS, PARAM_DOCS, type ParamDoc } from './params';
 import { COLUMN_IDS } from './columns';
+import { MATCHED_FIELDS } from './summary';
 import { driftAcknowledgeBody, viewCreateBody, viewUpdateBody } from './inputs';
 
 /**
@@ -82,7 +83,7 @@ const UPSTREAM = [
   'upstream_timeout',
   'rate_limited',
 ] as const;
-const GATED = ['unauthorized', 'method_not_allowed'] as const;
+const GATED = ['unauthorized', 'forbidden_account', 'method_not_allowed'] as const;
 
 const ok = (description: string, body: Record<string, unknown>, type = 'application/json') => ({
   '200': { description, content: { [type]: { schema: body } } },
@@ -100,7 +101,28 @@ const envelope = (data: Record<string, unknown>, meta = false) => ({
 
 const bearerOrBasic = [{ basic: [] }, { session: [] }];
 
+/** `account=`: every route of the gate takes it (section 3); `/api/search` also `all`. */
+const ACCOUNT_PARAM = {
+  name: 'account',
+  in: 'query',
+  required: false,
+  description:
+    "The account's id (ACCOUNTS); absent: the user's last account, else the first they may see. /api/search also takes `all`.",
+  schema: { type: 'string', pattern: '^(all|[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?)$' },
+};
+const UNGATED = new Set(['/api/health', '/api/ready', '/api/metrics', '/api/openapi.json']);
+
+/** The document with `account=` on every gated operation. */
 export function openApiDocument(version: string) {
+  const document = documentOf(version);
+  for (const [path, item] of Object.entries(document.paths) as [string, Record<string, { parameters?: unknown[] }>][])
+    if (!UNGATED.has(path))
+      for (const operation of Object.values(item))
+        operation.parameters = [...(operation.parameters ?? []), ACCOUNT_PARAM];
+  return document;
+}
+
+function documentOf(version: string) {
   return {
     openapi: '3.1.0',
     info: {
@@ -178,19 +200,7 @@ export function openApiDocument(version: string) {
               type: 'array',
               items: {
                 type: 'string',
-                enum: [
-                  'id',
-                  'email',
-                  'phone',
-                  'phoneLast4',
-                  'phoneNational',
-                  'reference',
-                  'referencePart',
-                  'name',
-                  'namePrefix',
-                  'nameSounds',
-                  'emailLocal',
-                ],
+                enum: [...MATCHED_FIELDS],
               },
             },
           },

@@ -3,18 +3,21 @@
  * the record. Types only, shared by the server's queries and the components
  * that render them.
  */
-export type MatchedField =
-  | 'id'
-  | 'email'
-  | 'phone'
-  | 'phoneLast4'
-  | 'phoneNational'
-  | 'reference'
-  | 'referencePart'
-  | 'name'
-  | 'namePrefix'
-  | 'nameSounds'
-  | 'emailLocal';
+/** In the search's own order of kinds (an id first, the part before an e-mail's @ last). */
+export const MATCHED_FIELDS = [
+  'id',
+  'email',
+  'phone',
+  'phoneLast4',
+  'phoneNational',
+  'reference',
+  'referencePart',
+  'name',
+  'namePrefix',
+  'nameSounds',
+  'emailLocal',
+] as const;
+export type MatchedField = (typeof MATCHED_FIELDS)[number];
 
 export type CollectionSummary = {
   id: string;

@@ -22,13 +22,15 @@ import { toRowPage } from './rows';
  * A page of a collections view: the live list or the index's (filtered, sorted, searched) from
  * `/api/collections`, search results from `/api/search`. Both answer rows of the one list.
  */
-export function collectionListOptions(path: ListPath, state: ListState) {
+export function collectionListOptions(path: ListPath, state: ListState, everyAccount = false) {
   const api =
     path === '/search'
-      ? `/api/search?${stateQuery(searchStateSchema, { q: state.q, page: state.page, limit: state.limit }, { explicit: PAGING })}`
+      ? `/api/search?${stateQuery(searchStateSchema, { q: state.q, page: state.page, limit: state.limit }, { explicit: PAGING })}${everyAccount ? '&account=all' : ''}`
       : `/api/collections?${stateQuery(listStateSchema, state, { explicit: PAGING })}`;
   return queryOptions({
-    queryKey: queryKeys.collectionList(path, state),
+    queryKey: everyAccount
+      ? [...queryKeys.collectionList(path, state), 'every-account']
+      : queryKeys.collectionList(path, state),
     queryFn: async ({ signal }) =>
       toRowPage(
         await apiGet<CollectionListEnvelope | { data: SearchHit[]; meta: CollectionListEnvelope['meta'] }>(api, {

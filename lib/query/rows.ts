@@ -10,6 +10,8 @@ import type { Collection, ListMeta } from '@/lib/api/schemas';
  */
 export type CollectionRow = {
   id: string;
+  /** A search of every account: the account the row is in (its links open it there). */
+  account?: string;
   reference: string;
   /** E-mail and phone as the reader may see them (contract section 7a): one rule for the live list and the index. */
   contact: { firstName: string; lastName: string; email: string; phone: string; id?: string };
@@ -61,7 +63,7 @@ export function toRow(c: Collection): CollectionRow {
 }
 
 /** An index summary's row: the same columns, from what the index keeps. */
-export function summaryRow(s: CollectionSummary & { matched?: MatchedField[] }): CollectionRow {
+export function summaryRow(s: CollectionSummary & { matched?: MatchedField[]; account?: string }): CollectionRow {
   return {
     id: s.id,
     reference: s.reference,
@@ -82,6 +84,7 @@ export function summaryRow(s: CollectionSummary & { matched?: MatchedField[] }):
     lineItems: s.lineItemCount,
     type: s.type,
     ...(s.matched ? { matched: s.matched } : {}),
+    ...(s.account ? { account: s.account } : {}),
   };
 }
 

@@ -117,7 +117,8 @@ function accountSlice(shared: Shared, account: Account, pages: PageParser) {
           // the report is a bystander
         }
       },
-      read: metrics.recordUpstream,
+      read: (operation, outcome, seconds, attempts) =>
+        metrics.recordUpstream(operation, outcome, seconds, attempts, account.id),
     },
   });
   const index = createIndexService({

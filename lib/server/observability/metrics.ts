@@ -82,7 +82,7 @@ const RECENT_MAX = 20_000;
 
 export function createMetrics({ enabled, now = Date.now }: { enabled: boolean; now?: () => number }) {
   const m = build();
-  const recent: { at: number; ms: number; outcome: string }[] = [];
+  const recent: { at: number; ms: number; outcome: string; account?: string }[] = [];
   /** When a person last asked for something (an API request or a page; probes and scrapes are not people). */
   let lastUserAt = Number.NEGATIVE_INFINITY;
   return {
@@ -101,8 +101,8 @@ export function createMetrics({ enabled, now = Date.now }: { enabled: boolean; n
       m.pages.inc({ route: pageRoute(pathname), outcome });
     },
     /** A finished upstream read: its operation (list, collection, provider), outcome, time and retries. */
-    recordUpstream(operation: string, outcome: string, seconds: number, attempts: number) {
-      recent.push({ at: now(), ms: seconds * 1000, outcome });
+    recordUpstream(operation: string, outcome: string, seconds: number, attempts: number, account?: string) {
+      recent.push({ at: now(), ms: seconds * 1000, outcome, account });
       if (recent.length > RECENT_MAX) recent.splice(0, recent.length - RECENT_MAX);
       if (!enabled) return;
       m.upstream.inc({ operation, outcome });
@@ -118,13 +118,15 @@ export function createMetrics({ enabled, now = Date.now }: { enabled: boolean; n
       return at - lastUserAt <= ms;
     },
     /** Latency percentiles and outcomes of the upstream reads of the last five minutes. */
-    upstreamWindow(at = now()) {
+    upstreamWindow(at = now(), account?: string) {
       while (recent.length && recent[0]!.at < at - WINDOW_MS) recent.shift();
-      const ms = recent.map((x) => x.ms).sort((a, b) => a - b);
+      // One account's reads (several accounts: each has its own key, its own errors), or all of them.
+      const reads = account === undefined ? recent : recent.filter((x) => x.account === account);
+      const ms = reads.map((x) => x.ms).sort((a, b) => a - b);
       const pick = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! : null);
       const outcomes: Record<string, number> = {};
-      for (const x of recent) outcomes[x.outcome] = (outcomes[x.outcome] ?? 0) + 1;
-      return { reads: recent.length, p50Ms: pick(0.5), p95Ms: pick(0.95), outcomes };
+      for (const x of reads) outcomes[x.outcome] = (outcomes[x.outcome] ?? 0) + 1;
+      return { reads: reads.length, p50Ms: pick(0.5), p95Ms: pick(0.95), outcomes };
     },
     /** A gauge read when Prometheus scrapes (the index, the audit log): registered once, by the runtime. */
     registerGauge(name: string, help: string, labelNames: string[], collect: (gauge: Gauge) => Promise<void> | void) {
