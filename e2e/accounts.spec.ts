@@ -191,6 +191,31 @@ test.describe('every account at once', () => {
     await expect(page.getByText('Test data', { exact: true })).toBeVisible();
   });
 
+  test('the overview of every account puts each currency’s figures side by side, never across currencies', async ({
+    page,
+    axe,
+  }) => {
+    await page.goto('/overview?range=all&account=demo');
+    await page.getByRole('navigation', { name: 'Overview of' }).getByRole('link', { name: 'All accounts' }).click();
+    await expect(page).toHaveURL(/account=all/);
+    await expect(page.getByRole('heading', { name: 'Overview, all accounts' })).toBeVisible();
+    const tables = page.getByRole('region', { name: /, every account$/ });
+    await expect(tables.first()).toBeVisible();
+    const first = tables.first();
+    await expect(first.getByRole('rowheader', { name: 'All accounts' })).toBeVisible();
+    await expect(first.getByRole('link', { name: 'Demo Store' })).toHaveAttribute('href', /account=demo/);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await axe(page);
+    }
+    // A range chosen here stays on every account.
+    await page
+      .getByRole('navigation', { name: 'Range' })
+      .getByRole('link', { name: /7 days/ })
+      .click();
+    await expect(page).toHaveURL(/range=7d.*account=all|account=all.*range=7d/);
+  });
+
   test('the status page shows each account’s index and upstream', async ({ page }) => {
     await page.goto('/status?account=demo');
     const table = page.getByRole('region', { name: 'Accounts table' });

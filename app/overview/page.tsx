@@ -3,6 +3,11 @@ import Link from '@/components/account/account-scope';
 import { unauthorized } from 'next/navigation';
 import { CurrencyOverviewSection } from '@/components/overview/currency-overview';
 import { CurrencyTable } from '@/components/overview/currency-table';
+import { AllAccountsTable } from '@/components/overview/all-accounts-table';
+import { AccountScope } from '@/components/account/account-scope';
+import { AccountScopeNav } from '@/components/account/scope-nav';
+import { EVERY_ACCOUNT } from '@/lib/server/accounts/config';
+import { overviewEveryAccount } from '@/lib/server/reads/overview-all';
 import { RangeNav } from '@/components/overview/range-nav';
 import { FreshnessLine } from '@/components/search-index/freshness';
 import { ChangesPanel } from '@/components/overview/changes-panel';
@@ -35,7 +40,31 @@ export default async function OverviewPage({ searchParams }: Props) {
   // proxy.ts has already redirected an unknown range; this only fills in the default.
   const { range, currency } = correctOverviewState(toSearchParams(await searchParams)).value;
   const context = await requestContext().catch(() => unauthorized());
-  const minorUnits = getConfig().amountMinorUnits;
+  const config = getConfig();
+  const minorUnits = config.amountMinorUnits;
+  // Several accounts: this account's overview, or every account's side by side (`account=all`).
+  const every = config.multiAccount && (await searchParams).account === EVERY_ACCOUNT;
+  const scope = config.multiAccount ? (
+    <AccountScopeNav
+      label="Overview of"
+      current={rt.account}
+      every={every}
+      href={(account) => `/overview?${new URLSearchParams({ range, account })}`}
+    />
+  ) : null;
+  if (every) {
+    const accounts = await overviewEveryAccount(rt, context, range);
+    return (
+      <AccountScope account={EVERY_ACCOUNT}>
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          <h1 className="text-xl font-semibold tracking-tight">Overview, all accounts</h1>
+          <RangeNav range={range} currency={undefined} />
+        </div>
+        {scope}
+        <AllAccountsTable accounts={accounts} range={range} minorUnits={minorUnits} />
+      </AccountScope>
+    );
+  }
   const result = await indexOverview(rt, context, range, currency === undefined ? 'none' : { currency }).catch(
     (error: unknown) => toFailure(error, 'collections'),
   );
@@ -46,13 +75,19 @@ export default async function OverviewPage({ searchParams }: Props) {
       <RangeNav range={range} currency={currency} />
     </div>
   );
+  const heading = (
+    <>
+      {header}
+      {scope}
+    </>
+  );
 
   if ('code' in result) {
     if (result.code !== 'index_unavailable') {
       answerPageWith(result.code);
       return (
         <>
-          {header}
+          {heading}
           <DetailError failure={result} />
         </>
       );
@@ -60,7 +95,7 @@ export default async function OverviewPage({ searchParams }: Props) {
     const status = await rt.index.status();
     return (
       <>
-        {header}
+        {heading}
         <EmptyState title="The overview needs the search index, which is off">
           <p>{status.reason ?? result.message}</p>
           <p className="mt-2">
@@ -83,7 +118,7 @@ export default async function OverviewPage({ searchParams }: Props) {
   const elsewhere = rangesWithActivity(range, sums, overview.latestActivity, overview.range.to);
   return (
     <>
-      {header}
+      {heading}
       <FreshnessLine freshness={result.index} />
       {elsewhere ? (
         <NothingInRange range={range} currency={currency} latest={overview.latestActivity!} offers={elsewhere} />

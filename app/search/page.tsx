@@ -15,7 +15,7 @@ import { getConfig } from '@/lib/server/env';
 import { visibleAccounts } from '@/lib/server/accounts/access';
 import { EVERY_ACCOUNT } from '@/lib/server/accounts/config';
 import { searchEveryAccount } from '@/lib/server/reads/search-all';
-import { SearchScope } from '@/components/account/search-scope';
+import { AccountScopeNav } from '@/components/account/scope-nav';
 import { seesContactDetails } from '@/lib/server/contact-details';
 import { prefetchList } from '../collections/collections-view';
 
@@ -96,7 +96,14 @@ export default async function SearchPage({ searchParams }: Props) {
           building={buildingOf(status)}
         />
       </div>
-      {accounts.length > 1 ? <SearchScope q={q} current={rt.account} every={every} /> : null}
+      {accounts.length > 1 ? (
+        <AccountScopeNav
+          label="Search in"
+          current={rt.account}
+          every={every}
+          href={(account) => `/search?${new URLSearchParams({ q, account })}`}
+        />
+      ) : null}
       {status.state !== 'off' && !every ? <FreshnessLine freshness={status} /> : null}
       <StatusOffer q={q} held={facets?.status ?? null} />
       {rows({

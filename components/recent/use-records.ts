@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useSyncExternalStore } from 'react';
-import { EMPTY, parseRecords, serialiseRecords, STORAGE_KEY, type Records } from '@/lib/recent/records';
+import { EMPTY, parseRecords, recordsKey, serialiseRecords, type Records } from '@/lib/recent/records';
 
 /**
  * The recent and pinned records of this browser (lib/recent/records.ts), shared
@@ -15,7 +15,7 @@ let cache: { raw: string | null; records: Records } = { raw: null, records: EMPT
 function read(): Records {
   let raw: string | null = null;
   try {
-    raw = window.localStorage.getItem(STORAGE_KEY);
+    raw = window.localStorage.getItem(recordsKey());
   } catch {
     return EMPTY; // storage switched off: the lists stay empty
   }
@@ -25,7 +25,7 @@ function read(): Records {
 
 function subscribe(onChange: () => void) {
   const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key === STORAGE_KEY) onChange();
+    if (event.key === null || event.key === recordsKey()) onChange();
   };
   window.addEventListener('storage', onStorage);
   window.addEventListener(CHANGED, onChange);
@@ -39,8 +39,9 @@ function subscribe(onChange: () => void) {
 export function updateRecords(change: (records: Records) => Records) {
   try {
     const next = change(read());
-    if (next.recent.length || next.pinned.length) window.localStorage.setItem(STORAGE_KEY, serialiseRecords(next));
-    else window.localStorage.removeItem(STORAGE_KEY);
+    const key = recordsKey();
+    if (next.recent.length || next.pinned.length) window.localStorage.setItem(key, serialiseRecords(next));
+    else window.localStorage.removeItem(key);
   } catch {
     return; // storage full or switched off: nothing remembered, nothing broken
   }

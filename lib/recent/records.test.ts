@@ -3,6 +3,8 @@ import {
   EMPTY,
   MAX_RECENT,
   parseRecords,
+  recordsKey,
+  STORAGE_KEY,
   serialiseRecords,
   togglePin,
   visited,
@@ -86,5 +88,15 @@ describe('parseRecords', () => {
     expect(records.recent[1]!.label).toBe('pay_6');
     expect(records.recent[1]!.detail).toHaveLength(200);
     expect(records.pinned.map((r) => r.id)).toEqual(['pay_8']);
+  });
+});
+
+describe('recordsKey', () => {
+  it('keeps each account’s records apart, and one account’s where they always were', () => {
+    expect(recordsKey('?account=acme')).toBe(`${STORAGE_KEY}:acme`);
+    expect(recordsKey('?status=paid&account=acme-test')).toBe(`${STORAGE_KEY}:acme-test`);
+    expect(recordsKey('?status=paid')).toBe(STORAGE_KEY);
+    // A search of every account is no account's: the default list.
+    expect(recordsKey('?q=ada&account=all')).toBe(STORAGE_KEY);
   });
 });

@@ -23,6 +23,15 @@ export type RecordEntry = {
 export type Records = { recent: RecordEntry[]; pinned: RecordEntry[] };
 
 export const STORAGE_KEY = 'collections-console:records';
+
+/**
+ * Where this page's lists are kept: one account's records are its own (several accounts: the page's address
+ * names the account, and each has its key); with one account, the key as it always was.
+ */
+export function recordsKey(search = window.location.search): string {
+  const account = new URLSearchParams(search).get('account');
+  return account && account !== 'all' ? `${STORAGE_KEY}:${account}` : STORAGE_KEY;
+}
 export const VERSION = 1;
 export const MAX_RECENT = 20;
 /** Pins are the agent's own choice, but a list is only useful while it fits on a screen or two. */
@@ -93,7 +102,7 @@ export const hrefOf = (e: Pick<RecordEntry, 'id'>) => hrefForId(e.id)!;
 /** The lists in this browser's storage; empty where storage is off or holds something else. */
 export function readStoredRecords(): Records {
   try {
-    return parseRecords(window.localStorage.getItem(STORAGE_KEY));
+    return parseRecords(window.localStorage.getItem(recordsKey()));
   } catch {
     return EMPTY;
   }

@@ -1,0 +1,37 @@
+import 'server-only';
+import type { Overview, Range } from '@/lib/api/overview';
+import { contextInAccount, type RequestContext } from '../context';
+import { toFailure } from '../errors';
+import type { Runtime } from '../runtime';
+import { indexOverview } from './collections';
+
+/** One account's overview in a view of every account: its figures, or why they could not be read. */
+export type AccountOverview = {
+  account: { id: string; name: string; mode: 'live' | 'test' };
+  overview: Overview | null;
+  error: string | null;
+};
+
+/**
+ * `/overview?account=all`: the overview of every account the user may see, side by side (each read from its own
+ * index and audited in its account). Figures are put together per currency only, never across currencies; an
+ * account whose index cannot answer is listed with why, and the others stand.
+ */
+export async function overviewEveryAccount(rt: Runtime, context: RequestContext, range: Range) {
+  const targets = (
+    await Promise.all(
+      rt.slices.map(async (slice) => ({ slice, there: await contextInAccount(context, slice.account.id) })),
+    )
+  ).filter((t): t is { slice: (typeof rt.slices)[number]; there: RequestContext } => t.there !== null);
+  return Promise.all(
+    targets.map(async ({ slice, there }): Promise<AccountOverview> => {
+      const { id, name, mode } = slice.account;
+      try {
+        const { data } = await indexOverview(rt.forAccount(id), there, range, 'none');
+        return { account: { id, name, mode }, overview: data, error: null };
+      } catch (error) {
+        return { account: { id, name, mode }, overview: null, error: toFailure(error, 'collections').message };
+      }
+    }),
+  );
+}
