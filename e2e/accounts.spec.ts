@@ -27,7 +27,8 @@ const oidc = ownServers('accounts-oidc', 61, {
 
 let fixtures: Fixtures & { demo: Fixtures['accounts'][number]; other: Fixtures['accounts'][number] };
 
-test.describe.configure({ mode: 'serial' });
+// Two dashboards of its own, four axe passes in a test: room for a busy CI machine.
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   await Promise.all([open.start(), oidc.start()]);

@@ -27,6 +27,8 @@ export type SeedOptions = {
   /** The test-only rows too (seed-data.ts `FORMULA_INJECTIONS`): SANDBOX_TEST_ROWS=1, for the CSV guard's tests. */
   testRows?: boolean;
   onProgress?: (done: number) => void;
+  /** Accounts beside the seed's two (the several-accounts bench: scripts/bench-accounts.ts). */
+  extraAccounts?: SeedAccount[];
 };
 
 export const DEFAULT_SEED = 20261122;
@@ -39,7 +41,7 @@ function fill(db: Database.Database, options: SeedOptions) {
   );
   const insertProvider = db.prepare('INSERT INTO providers (id, account_id, body) VALUES (?, ?, ?)');
   let done = 0;
-  for (const base of ACCOUNTS) {
+  for (const base of [...ACCOUNTS, ...(options.extraAccounts ?? [])]) {
     const account: SeedAccount =
       base.id === 'acc_demo' && options.collections ? { ...base, collections: options.collections } : base;
     let listed = 0;

@@ -706,6 +706,13 @@ async function main() {
     console.log(`\nScale (${SCALE.toLocaleString('en')} collections; median of 21)`);
     await indexAtScale(await scale());
   }
+  // Several accounts side by side (its own servers, after these are stopped): bench/results-accounts.*.
+  if (process.env.BENCH_ACCOUNTS !== '0') {
+    console.log('\nSeveral accounts (scripts/bench-accounts.ts)');
+    execFileSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/bench-accounts.ts'], {
+      stdio: 'inherit',
+    });
+  }
 
   report();
 }
