@@ -21,6 +21,8 @@ const oidc = ownServers('accounts-oidc', 61, {
   ACCOUNTS: JSON.stringify([
     { id: 'demo', name: 'Demo Store', key: 'sk_sandbox_demo', mode: 'live', viewers: ['grace@example.com'] },
     { id: 'other', name: 'Other Business Ltd', keyEnv: 'OTHER_KEY', mode: 'test', admins: ['admin@example.com'] },
+    // A key the upstream does not know: revoked, as far as the dashboard can tell.
+    { id: 'revoked', name: 'Revoked Ltd', key: 'sk_sandbox_revoked', mode: 'live', admins: ['admin@example.com'] },
   ]),
   OTHER_KEY: 'sk_sandbox_other',
 });
@@ -265,5 +267,24 @@ test.describe('a viewer who may see one account', () => {
     expect(demo?.status()).toBe(403);
     await page.goto('/audit?account=other');
     await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  });
+
+  test('an account whose key was revoked fails on its own pages and status line; the others read on', async ({
+    page,
+    context,
+  }) => {
+    const session = await sealedSession(
+      { email: 'admin@example.com', name: 'Ada Admin' },
+      Math.floor(Date.now() / 1000) + 3600,
+    );
+    await context.addCookies([{ name: 'cc-session', value: session, url: oidc.baseURL }]);
+    await page.goto('/collections?account=revoked');
+    await expect(page.getByRole('alert').filter({ hasText: /API key was rejected/i })).toBeVisible();
+    await page.goto('/collections?account=other');
+    await expect(page.getByRole('region', { name: 'Collections table' })).toBeVisible();
+    await page.goto('/status?account=other');
+    const table = page.getByRole('region', { name: 'Accounts table' });
+    await expect(table.getByRole('row', { name: /Revoked Ltd/ })).toContainText('Key rejected');
+    await expect(table.getByRole('row', { name: /Other Business Ltd/ })).not.toContainText('Key rejected');
   });
 });

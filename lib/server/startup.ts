@@ -13,7 +13,15 @@ export function assertStartable(options: { quiet?: boolean } = {}) {
       process.exit(1);
     }
     if (!options.quiet)
-      logger.info({ sandbox: config.upstream.sandbox, timeoutMs: config.upstream.timeoutMs }, 'configuration ok');
+      logger.info(
+        {
+          sandbox: config.upstream.sandbox,
+          timeoutMs: config.upstream.timeoutMs,
+          // Ids and modes only: a key never reaches a log.
+          accounts: config.accounts.map((a) => `${a.id} (${a.mode})`),
+        },
+        'configuration ok',
+      );
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`\n${error.message}\n(see .env.example)\n`);

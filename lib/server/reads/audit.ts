@@ -25,16 +25,22 @@ export async function readAudit(rt: Runtime, context: RequestContext, query: Aud
   // Read where the searches read, not through the writer (a sync's transaction holds it): the flush committed.
   const db = await database.readable();
   if (!db) throw new AppError('index_unavailable', 'The audit log cannot be read right now: its database is not open');
-  // One account's entries: those written before accounts were named (migration 0029 made them the one-account
-  // setup's `default`) belong to the first. Signing in and out names none and shows in every account's log.
+  // One account's entries. Signing in and out names no account and shows in every account's log; the rest
+  // written before accounts were named (no account, or the one-account setup's `default`) are the first's.
   const first = rt.config.accounts[0]!.id === context.account;
+  const sessions = ['sign_in', 'sign_out'];
   let where = db
     .selectFrom('audit_entries')
     .where((eb) =>
       eb.or([
         eb('account', '=', context.account),
-        eb('account', 'is', null),
-        ...(first ? [eb('account', '=', DEFAULT_ACCOUNT_ID)] : []),
+        eb.and([eb('account', 'is', null), eb('action', 'in', sessions)]),
+        ...(first
+          ? [
+              eb('account', '=', DEFAULT_ACCOUNT_ID),
+              eb.and([eb('account', 'is', null), eb('action', 'not in', sessions)]),
+            ]
+          : []),
       ]),
     );
   if (query.user) where = where.where('user', '=', query.user.toLowerCase());
