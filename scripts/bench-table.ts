@@ -342,6 +342,16 @@ const when = (iso: string) => iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '
 const machineNote = (m: Machine | undefined) => (m ? `${when(m.date)}, ${m.cpus} cores, Node ${m.node}` : 'no date');
 const section = (title: string): Row => [`**${title}**`, '', '', ''];
 
+/** scripts/bench-accounts.ts's figures: a small account alone against the same beside big ones syncing. */
+type SeveralAccounts = {
+  at: string;
+  cores: number;
+  accounts: number;
+  rowsPerBigAccount: number;
+  syncingDuringTen: number;
+  rows: { what: string; oneMs: number; tenMs: number; ratio: number; goal: string; extraMs?: number }[];
+};
+
 /** The table's rows for one file, by its shape; none for a shape this script does not know. */
 function rowsOf(name: string, file: Record<string, unknown>): Row[] {
   if (Array.isArray(file.results)) {
@@ -361,6 +371,19 @@ function rowsOf(name: string, file: Record<string, unknown>): Row[] {
     const f = file as unknown as OverviewSideBySide;
     const title = `overview side by side (\`npm run bench:overview\`, ${name}), ${when(f.at)}, ${f.cores} cores, ${num(f.indexed)} indexed`;
     return [section(title), ...overviewRows(f)];
+  }
+  if (typeof file.rowsPerBigAccount === 'number' && Array.isArray(file.rows)) {
+    const f = file as unknown as SeveralAccounts;
+    const title = `several accounts side by side (\`npm run bench:accounts\`, ${name}), ${when(f.at)}, ${f.cores} cores, ${f.accounts} accounts, ${f.syncingDuringTen} in their first sync of ${num(f.rowsPerBigAccount)}`;
+    return [
+      section(title),
+      ...f.rows.map((r): Row => [
+        r.what,
+        `${r.oneMs} vs ${r.tenMs} ms (${r.ratio}×)${r.extraMs === undefined ? '' : `, +${r.extraMs} ms`}`,
+        '–',
+        r.goal,
+      ]),
+    ];
   }
   if (typeof file.records === 'number' && Array.isArray(file.rows)) {
     const f = file as unknown as SearchSideBySide;
@@ -389,6 +412,7 @@ const ORDER = [
   'results-index.json',
   'results-search.json',
   'results-overview.json',
+  'results-accounts.json',
   'results-soak.json',
   'results-history.json',
 ];

@@ -44,27 +44,58 @@ export async function findOwner(
     await Promise.all(
       others.map(async (slice) => ({ slice, there: await contextInAccount(context, slice.account.id) })),
     )
-  ).filter((ask): ask is { slice: (typeof others)[number]; there: RequestContext } => ask.there !== null);
+  ).filter((ask): ask is Ask => ask.there !== null);
   if (!asks.length) return null;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), Math.min(rt.config.upstream.timeoutMs, OWNER_ASK_MS));
   try {
-    return await new Promise<OwnerAccount | null>((resolve) => {
-      let left = asks.length;
-      for (const { slice, there } of asks)
-        probeRecord(rt.forAccount(slice.account.id), there, kind, id, stop.signal).then(
-          () => {
-            audit(rt.audit, there, 'find_owner', id, 'ok');
-            resolve({ id: slice.account.id, name: slice.account.name });
-            stop.abort();
-          },
-          (error: unknown) => {
-            audit(rt.audit, there, 'find_owner', id, stop.signal.aborted ? 'cancelled' : outcomeOf(error));
-            if (--left === 0) resolve(null);
-          },
-        );
-    });
+    // The accounts whose index has seen the collection are asked first (a local read, no upstream call), so a
+    // hint usually costs one upstream answer; the rest only when none of those owns it.
+    const seen = kind === 'collection' ? await Promise.all(asks.map(({ slice }) => indexHas(slice, id))) : [];
+    const first = asks.filter((_, i) => seen[i]);
+    const rest = asks.filter((_, i) => !seen[i]);
+    return (
+      (first.length ? await probeAll(rt, first, kind, id, stop) : null) ??
+      (stop.signal.aborted ? null : await probeAll(rt, rest, kind, id, stop))
+    );
   } finally {
     clearTimeout(timer);
   }
+}
+
+type Ask = { slice: Runtime['slices'][number]; there: RequestContext };
+
+/** Whether an account's index has seen the collection (false when it cannot say). */
+async function indexHas(slice: Ask['slice'], id: string): Promise<boolean> {
+  try {
+    return (await (await slice.index.queries()).lastSeen(id)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Asks the accounts in parallel: the first that reads the record, or null once all have refused. */
+function probeAll(
+  rt: Runtime,
+  asks: Ask[],
+  kind: 'collection' | 'provider',
+  id: string,
+  stop: AbortController,
+): Promise<OwnerAccount | null> {
+  if (!asks.length) return Promise.resolve(null);
+  return new Promise<OwnerAccount | null>((resolve) => {
+    let left = asks.length;
+    for (const { slice, there } of asks)
+      probeRecord(rt.forAccount(slice.account.id), there, kind, id, stop.signal).then(
+        () => {
+          audit(rt.audit, there, 'find_owner', id, 'ok');
+          resolve({ id: slice.account.id, name: slice.account.name });
+          stop.abort();
+        },
+        (error: unknown) => {
+          audit(rt.audit, there, 'find_owner', id, stop.signal.aborted ? 'cancelled' : outcomeOf(error));
+          if (--left === 0) resolve(null);
+        },
+      );
+  });
 }
