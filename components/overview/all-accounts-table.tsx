@@ -2,9 +2,14 @@ import 'server-only';
 import { focusRing } from '@/components/ui/button';
 import { PlainTable } from '@/components/ui/plain-table';
 import { withAccount } from '@/lib/accounts/href';
-import { overviewHref, RANGE_LABELS, type CurrencyOverview, type Range } from '@/lib/api/overview';
+import {
+  overviewHref,
+  RANGE_LABELS,
+  type AccountOverview,
+  type CurrencyOverview,
+  type Range,
+} from '@/lib/api/overview';
 import { formatAmount } from '@/lib/format/money';
-import type { AccountOverview } from '@/lib/server/reads/overview-all';
 import { completedInRange, listHref } from './list-links';
 
 const nf = new Intl.NumberFormat('en');

@@ -142,3 +142,10 @@ export function rangesWithActivity(
   );
   return reach ? [reach, 'all'] : ['all'];
 }
+
+/** One account's overview in a view of every account (`/overview?account=all`): its figures, or why not. */
+export type AccountOverview = {
+  account: { id: string; name: string; mode: 'live' | 'test' };
+  overview: Overview | null;
+  error: string | null;
+};

@@ -1,16 +1,9 @@
 import 'server-only';
-import type { Overview, Range } from '@/lib/api/overview';
+import type { AccountOverview, Range } from '@/lib/api/overview';
 import { contextInAccount, type RequestContext } from '../context';
 import { toFailure } from '../errors';
 import type { Runtime } from '../runtime';
 import { indexOverview } from './collections';
-
-/** One account's overview in a view of every account: its figures, or why they could not be read. */
-export type AccountOverview = {
-  account: { id: string; name: string; mode: 'live' | 'test' };
-  overview: Overview | null;
-  error: string | null;
-};
 
 /**
  * `/overview?account=all`: the overview of every account the user may see, side by side (each read from its own
