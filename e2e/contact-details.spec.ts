@@ -104,6 +104,8 @@ test.describe('open dashboard (the default, full)', () => {
 test.describe('signed in, VIEWER_CONTACT_DETAILS=masked', () => {
   test.use({ baseURL: E2E.oidcURL });
   test('a viewer sees the short mask everywhere; an admin sees the same person in full', async ({ browser }) => {
+    // Two sign-ins and every page twice: past 30 s on a busy two-core CI machine.
+    test.setTimeout(90_000);
     const admin = await signedIn(browser, 'admin@example.com');
     await indexReady(admin.request);
     const record = await newestPerson(admin.request);

@@ -87,6 +87,8 @@ function startReplica(port: number): Replica {
     base: `http://127.0.0.1:${port}`,
     server: spawnProcess(binPath('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
       SANDBOX_PORT: String(SANDBOX_PORT),
+      // One account, as the suite's other dashboards (e2e/accounts.spec.ts runs the sandbox's two).
+      API_KEY: 'sk_sandbox_demo',
       DATABASE_URL: postgres!.url.replace('postgres@', `postgres:${DB_PASSWORD}@`),
       DATABASE_POOL_MAX: '4',
       // The sandbox's index secret is generated beside INDEX_PATH: one folder, one secret for all.
