@@ -1,3 +1,4 @@
+import type { BrowserContext } from '@playwright/test';
 import type { Fixtures } from '../sandbox/fixtures';
 import { E2E } from './env';
 import { expect, sealedSession, test } from './fixtures';
@@ -228,6 +229,12 @@ test.describe('every account at once', () => {
   });
 });
 
+/** A session of the signed-in dashboard, as its sign-in seals it, for an hour. */
+async function signedInAs(context: BrowserContext, email: string, name: string) {
+  const session = await sealedSession({ email, name }, Math.floor(Date.now() / 1000) + 3600);
+  await context.addCookies([{ name: 'cc-session', value: session, url: oidc.baseURL }]);
+}
+
 test.describe('a viewer who may see one account', () => {
   test.use({ baseURL: oidc.baseURL });
 
@@ -235,11 +242,7 @@ test.describe('a viewer who may see one account', () => {
     page,
     context,
   }) => {
-    const session = await sealedSession(
-      { email: 'grace@example.com', name: 'Grace' },
-      Math.floor(Date.now() / 1000) + 3600,
-    );
-    await context.addCookies([{ name: 'cc-session', value: session, url: oidc.baseURL }]);
+    await signedInAs(context, 'grace@example.com', 'Grace');
     await page.goto('/collections');
     await expect(page).toHaveURL(/account=demo$/);
     await page.getByRole('button', { name: /^Account: Demo Store/ }).click();
@@ -257,11 +260,7 @@ test.describe('a viewer who may see one account', () => {
   });
 
   test('the account’s admin sees both, with the role each gives', async ({ page, context }) => {
-    const session = await sealedSession(
-      { email: 'admin@example.com', name: 'Ada Admin' },
-      Math.floor(Date.now() / 1000) + 3600,
-    );
-    await context.addCookies([{ name: 'cc-session', value: session, url: oidc.baseURL }]);
+    await signedInAs(context, 'admin@example.com', 'Ada Admin');
     // demo lists admin@example.com nowhere: no lists would give the global role, lists give none.
     const demo = await page.goto('/collections?account=demo');
     expect(demo?.status()).toBe(403);
@@ -273,11 +272,7 @@ test.describe('a viewer who may see one account', () => {
     page,
     context,
   }) => {
-    const session = await sealedSession(
-      { email: 'admin@example.com', name: 'Ada Admin' },
-      Math.floor(Date.now() / 1000) + 3600,
-    );
-    await context.addCookies([{ name: 'cc-session', value: session, url: oidc.baseURL }]);
+    await signedInAs(context, 'admin@example.com', 'Ada Admin');
     await page.goto('/collections?account=revoked');
     await expect(page.getByRole('alert').filter({ hasText: /API key was rejected/i })).toBeVisible();
     await page.goto('/collections?account=other');

@@ -1,7 +1,8 @@
 import 'server-only';
 import type { AccountStatus } from '@/components/status/accounts-status';
 import { withAccount } from '@/lib/accounts/href';
-import { contextInAccount, type RequestContext } from '../context';
+import type { RequestContext } from '../context';
+import { reachableAccounts } from './accounts';
 import type { Runtime } from '../runtime';
 
 /** An unknown id or another account's (404, 403) is a user's lookup answered, not an upstream fault. */
@@ -13,13 +14,9 @@ const LOOKUPS = new Set(['ok', 'not_found', 'forbidden']);
  * one account's fault is on its line only.
  */
 export async function accountsStatus(rt: Runtime, context: RequestContext): Promise<AccountStatus[]> {
-  const visible = (
-    await Promise.all(
-      rt.slices.map(async (slice) => ((await contextInAccount(context, slice.account.id)) ? slice : null)),
-    )
-  ).filter((slice) => slice !== null);
+  const visible = await reachableAccounts(rt, context);
   return Promise.all(
-    visible.map(async ({ account, index }) => {
+    visible.map(async ({ slice: { account, index } }) => {
       const status = await index.status().catch(() => null);
       const { syncing } = index.whereAndWho();
       const window = rt.metrics.upstreamWindow(undefined, account.id);

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { AccountOverview, Range } from '@/lib/api/overview';
-import { contextInAccount, type RequestContext } from '../context';
+import type { RequestContext } from '../context';
+import { reachableAccounts } from './accounts';
 import { toFailure } from '../errors';
 import type { Runtime } from '../runtime';
 import { indexOverview } from './collections';
@@ -11,11 +12,7 @@ import { indexOverview } from './collections';
  * account whose index cannot answer is listed with why, and the others stand.
  */
 export async function overviewEveryAccount(rt: Runtime, context: RequestContext, range: Range) {
-  const targets = (
-    await Promise.all(
-      rt.slices.map(async (slice) => ({ slice, there: await contextInAccount(context, slice.account.id) })),
-    )
-  ).filter((t): t is { slice: (typeof rt.slices)[number]; there: RequestContext } => t.there !== null);
+  const targets = await reachableAccounts(rt, context);
   return Promise.all(
     targets.map(async ({ slice, there }): Promise<AccountOverview> => {
       const { id, name, mode } = slice.account;

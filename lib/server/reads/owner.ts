@@ -1,7 +1,8 @@
 import 'server-only';
 import type { OwnerAccount } from '@/lib/api/failure';
 import { audit, outcomeOf } from '../audit/audit';
-import { contextInAccount, type RequestContext } from '../context';
+import type { RequestContext } from '../context';
+import { reachableAccounts, type AccountReach } from './accounts';
 import { probeRecord } from '../data';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
@@ -39,12 +40,7 @@ export async function findOwner(
   kind: 'collection' | 'provider',
   id: string,
 ): Promise<OwnerAccount | null> {
-  const others = rt.slices.filter((slice) => slice.account.id !== context.account).slice(0, OWNER_ASK_MAX);
-  const asks = (
-    await Promise.all(
-      others.map(async (slice) => ({ slice, there: await contextInAccount(context, slice.account.id) })),
-    )
-  ).filter((ask): ask is Ask => ask.there !== null);
+  const asks = (await reachableAccounts(rt, context, context.account)).slice(0, OWNER_ASK_MAX);
   if (!asks.length) return null;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), Math.min(rt.config.upstream.timeoutMs, OWNER_ASK_MS));
@@ -63,7 +59,7 @@ export async function findOwner(
   }
 }
 
-type Ask = { slice: Runtime['slices'][number]; there: RequestContext };
+type Ask = AccountReach;
 
 /** Whether an account's index has seen the collection (false when it cannot say). */
 async function indexHas(slice: Ask['slice'], id: string): Promise<boolean> {

@@ -1,7 +1,8 @@
 import 'server-only';
 import type { SearchState } from '@/lib/api/list-state';
 import { MATCHED_FIELDS, type MatchedField } from '@/lib/api/summary';
-import { contextInAccount, type RequestContext } from '../context';
+import type { RequestContext } from '../context';
+import { reachableAccounts } from './accounts';
 import { AppError, toFailure } from '../errors';
 import type { Runtime } from '../runtime';
 import { searchCollections } from './collections';
@@ -32,11 +33,7 @@ export async function searchEveryAccount(rt: Runtime, context: RequestContext, s
       'bad_request',
       `Invalid page: a search of every account shows its first ${EVERY_ACCOUNT_MAX_ROWS} results; narrow the search or open one account`,
     );
-  const targets = (
-    await Promise.all(
-      rt.slices.map(async (slice) => ({ slice, there: await contextInAccount(context, slice.account.id) })),
-    )
-  ).filter((t): t is { slice: (typeof rt.slices)[number]; there: RequestContext } => t.there !== null);
+  const targets = await reachableAccounts(rt, context);
   const answers = await Promise.all(
     targets.map(async ({ slice, there }) => {
       try {
