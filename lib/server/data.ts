@@ -17,7 +17,7 @@ export async function listCollections(rt: Runtime, context: RequestContext, pagi
   const { upstream, index } = rt;
   const page = await upstream.get(request, collectionListEnvelopeSchema, context, cancel);
   // With the list's count: the index's "N of M" then never holds these rows beside an older, smaller M.
-  index.writeThrough(page.data, context, page.meta.count);
+  void index.writeThrough(page.data, context, page.meta.count);
   return { ...page, data: page.data.map((c) => presentCollection(context, c)) };
 }
 
@@ -25,7 +25,7 @@ export async function getCollection(rt: Runtime, context: RequestContext, id: st
   assertContext(context);
   const { upstream, index } = rt;
   const one = await upstream.get({ kind: 'collection', id }, collectionEnvelopeSchema, context);
-  index.writeThrough([one.data], context);
+  void index.writeThrough([one.data], context);
   return { ...one, data: presentCollection(context, one.data) };
 }
 

@@ -91,18 +91,23 @@ export function createIndexService(deps: ServiceDeps) {
      * A user's live read, written through in the background (the sync writes what it reads itself). A
      * record the list does not return (not integrated) is indexed too once opened by its id: searchable
      * like every other, counted apart ("opened by id"), and kept by the scans that cannot see it. A list
-     * page's `upstreamCount` (its `meta.count`) is written with its rows, as the sync's are.
+     * page's `upstreamCount` (its `meta.count`) is written with its rows, as the sync's are. Callers do not
+     * wait: the promise (never rejected; a fault goes to the supervisor) is settled once the write landed,
+     * for tests on a fake clock whose next reading must include it.
      */
-    writeThrough(records: Collection[], context: RequestContext, upstreamCount?: number): void {
+    writeThrough(records: Collection[], context: RequestContext, upstreamCount?: number): Promise<void> {
       const running = supervisor.current();
-      if (context.principal.kind === 'system' || !running || !records.length) return;
-      setImmediate(() => {
+      if (context.principal.kind === 'system' || !running || !records.length) return Promise.resolve();
+      return new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
         // Seen now on the database's clock, which the scans that compare it share (database/clock.ts).
         running.store
           .now()
           .then((now) => running.store.upsert(records, new Date(now).toISOString(), { upstreamCount }))
-          .catch((error: unknown) => void supervisor.fault(error));
-      });
+          .then(
+            () => undefined,
+            (error: unknown) => void supervisor.fault(error),
+          ),
+      );
     },
 
     /**
