@@ -21,6 +21,13 @@ export const AUDIT_ACTION_NAMES = [
   'view_delete',
   'drift_acknowledge',
   'find_owner',
+  'note_add',
+  'note_delete',
+  'tag_create',
+  'tag_change',
+  'tag_delete',
+  'tag_apply',
+  'tag_remove',
 ] as const;
 
 const text = (max: number) =>

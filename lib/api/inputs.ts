@@ -1,7 +1,24 @@
 import { z } from 'zod';
+import {
+  BULK_IDS_MAX,
+  DEFAULT_TAG_COLOUR,
+  isNoteId,
+  noteProblem,
+  noteText,
+  TAG_COLOURS,
+  TAGS_PER_COLLECTION,
+  tagNameProblem,
+} from './annotations';
 import { errorMessage } from './error-codes';
 import { isCollectionId, isContactId, isProviderId } from './ids';
-import { DEFAULT_LIMIT, isIndexed, parseListState, parseSearchState, type ParseResult } from './list-state';
+import {
+  DEFAULT_LIMIT,
+  isIndexed,
+  parseListState,
+  parseSearchState,
+  readListState,
+  type ParseResult,
+} from './list-state';
 import { parseOverviewState } from './overview';
 import { parseAuditQuery } from './audit';
 import { COLUMN_IDS, DEFAULT_COLUMNS, readColumns, type ListColumnId } from './columns';
@@ -208,3 +225,75 @@ export const driftAcknowledgeBody = z
     path: ['value'],
     message: 'Invalid value: a value entry names its value, a field entry none',
   });
+
+// Notes and tags (contract section 16).
+
+/** `/api/notes/{noteId}`: a note's id (`note_` and up to 64 of A–Z a–z 0–9 _ -). */
+export const noteIdParams = z.object({
+  noteId: z
+    .string()
+    .refine(isNoteId, 'Invalid noteId: a note id is note_ followed by up to 64 letters, digits, _ or -'),
+});
+
+/** `POST /api/collections/{id}/notes`, `POST /api/contacts/{id}/notes`: the note's plain text. */
+export const noteBody = z.strictObject({
+  text: z.string('Invalid text: text is required, 1 to 2,000 characters').transform((raw, ctx) => {
+    const problem = noteProblem(raw);
+    if (problem) ctx.addIssue({ code: 'custom', message: `Invalid text: ${problem}` });
+    return noteText(raw);
+  }),
+});
+
+const tagName = (field: string) =>
+  z.string(`Invalid ${field}: ${field} is required, a tag name`).check((ctx) => {
+    const problem = tagNameProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', message: `Invalid ${field}: ${problem}`, input: ctx.value });
+  });
+const tagColour = z.enum(TAG_COLOURS, `Invalid colour: colour must be one of ${TAG_COLOURS.join(', ')}`);
+
+/** `/api/tags/{name}`. */
+export const tagNameParams = z.object({ name: tagName('name') });
+
+/** `POST /api/tags` (admins): a new tag, grey unless a colour is given. */
+export const tagCreateBody = z.strictObject({ name: tagName('name'), colour: tagColour.default(DEFAULT_TAG_COLOUR) });
+
+/** `PUT /api/tags/{name}` (admins): its colour, or a new name; at least one. */
+export const tagChangeBody = z
+  .strictObject({ name: tagName('name').optional(), colour: tagColour.optional() })
+  .refine((body) => body.name !== undefined || body.colour !== undefined, 'Invalid body: give name or colour');
+
+/** `PUT /api/collections/{id}/tags`: the record's tags, whole. */
+export const collectionTagsBody = z.strictObject({
+  tags: z
+    .array(tagName('tags'), 'Invalid tags: tags must be a list of tag names')
+    .max(TAGS_PER_COLLECTION, `Invalid tags: at most ${TAGS_PER_COLLECTION} tags a collection`),
+});
+
+/** `POST /api/tags/{name}/collections`: the ids (up to 1,000), or a list state's query for every row it holds. */
+export const bulkTagBody = z.union(
+  [
+    z.strictObject({
+      ids: z
+        .array(
+          z.string().refine(isCollectionId, 'Invalid ids: each id must be a collection id (pay_…)'),
+          'Invalid ids: ids must be a list of collection ids',
+        )
+        .min(1, 'Invalid ids: give at least one id')
+        .max(
+          BULK_IDS_MAX,
+          `Invalid ids: at most ${BULK_IDS_MAX.toLocaleString('en')} ids; tag a list by its query instead`,
+        ),
+    }),
+    z.strictObject({
+      query: z.string("Invalid query: query must be text (the list's URL query)").transform((raw, ctx) => {
+        const parsed = parseViewQuery(raw);
+        if (!parsed.ok) {
+          ctx.addIssue({ code: 'custom', message: `Invalid ${parsed.param}: ${parsed.message}` });
+          return z.NEVER;
+        }
+        return { text: parsed.query, state: readListState(new URLSearchParams(parsed.query)) };
+      }),
+    }),
+  ],
+  'Invalid body: give ids (a list of collection ids) or query (a list state)',
+);

@@ -1,3 +1,4 @@
+import { isTagName, TAG_NAME_MAX } from './annotations';
 import { holdsControl } from './control-characters';
 import { isContactId } from './ids';
 
@@ -35,6 +36,11 @@ export type Field<T> = {
   /** Whether a typed value obeys the rule (for values that never were text). */
   valid(value: T): boolean;
   format(value: T): string;
+  /**
+   * Given any number of times (`tag=a&tag=b`): its values are read as one comma-joined list, and written back
+   * one parameter each.
+   */
+  repeatable?: true;
 };
 
 export type Schema = Record<string, Field<unknown>>;
@@ -121,6 +127,19 @@ function valueList(name: string): Field<string[] | undefined> {
     (values) => values.join(','),
   );
 }
+
+/** Tag names (section 16), any of them: repeatable, or comma-separated; each a tag name's rule. */
+const tagField: Field<string[] | undefined> = {
+  ...optional(
+    `tag must be up to 20 tag names, each 1 to ${TAG_NAME_MAX} letters, digits, - or _`,
+    (raw) => {
+      const values = [...new Set(raw.split(',').map((v) => v.trim()))];
+      return values.length <= 20 && values.every((v) => isTagName(v)) ? values : INVALID;
+    },
+    (values) => values.join(','),
+  ),
+  repeatable: true,
+};
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 function isCalendarDate(raw: string): boolean {
@@ -224,6 +243,8 @@ export const filterSchema = {
   // Collections whose status the index saw change so (the Overview's Changes), since a time.
   change: changeField,
   changedSince: instantField,
+  // Collections holding any of these tags (section 16).
+  tag: tagField,
 } satisfies Schema;
 
 /** The collections list's URL state. */
@@ -267,7 +288,8 @@ export function defaults<S extends Schema>(schema: S): StateOf<S> {
 export function parseState<S extends Schema>(schema: S, search: SearchLike): ParseResult<StateOf<S>> {
   const value: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema)) {
-    const all = search.getAll(name);
+    const given = search.getAll(name);
+    const all = field.repeatable && given.length > 1 ? [given.join(',')] : given;
     if (all.length > 1) return { ok: false, param: name, message: `Give ${name} only once` };
     if (all.length === 0) {
       value[name] = field.fallback;
@@ -285,7 +307,8 @@ export function correctState<S extends Schema>(schema: S, search: SearchLike): {
   const value: Record<string, unknown> = {};
   let changed = false;
   for (const [name, field] of Object.entries(schema)) {
-    const all = search.getAll(name);
+    const given = search.getAll(name);
+    const all = field.repeatable && given.length > 1 ? [given.join(',')] : given;
     value[name] = all.length ? field.correct(all[0]!) : field.fallback;
     if (all.length > 1 || (all.length === 1 && all[0] !== field.format(value[name]))) changed = true;
   }
@@ -313,8 +336,10 @@ export function stateQuery<S extends Schema>(
     const v = (state as Record<string, unknown>)[name];
     const text = field.format(v);
     // An absent optional value formats as '' and is never written.
-    if (text !== '' && (options.explicit?.includes(name) || text !== field.format(field.fallback)))
-      query.set(name, text);
+    if (text !== '' && (options.explicit?.includes(name) || text !== field.format(field.fallback))) {
+      if (field.repeatable) for (const one of text.split(',')) query.append(name, one);
+      else query.set(name, text);
+    }
   }
   return query.toString();
 }

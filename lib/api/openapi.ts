@@ -7,7 +7,17 @@ import { overviewSchema } from './overview';
 import { OVERVIEW_PARAM_DOCS, PARAM_DOCS, type ParamDoc } from './params';
 import { COLUMN_IDS } from './columns';
 import { MATCHED_FIELDS } from './summary';
-import { driftAcknowledgeBody, viewCreateBody, viewUpdateBody } from './inputs';
+import {
+  bulkTagBody,
+  collectionTagsBody,
+  driftAcknowledgeBody,
+  noteBody,
+  tagChangeBody,
+  tagCreateBody,
+  viewCreateBody,
+  viewUpdateBody,
+} from './inputs';
+import { TAG_COLOURS } from './annotations';
 
 /**
  * The OpenAPI 3.1 description of the dashboard's own `/api` (contract section
@@ -239,6 +249,52 @@ function documentOf(version: string) {
             asOf: { type: ['string', 'null'], description: 'With counts=1' },
           },
         },
+        Note: {
+          type: 'object',
+          required: ['id', 'on', 'subjectId', 'author', 'createdAt', 'text', 'deleted', 'deletable'],
+          properties: {
+            id: { type: 'string' },
+            on: { type: 'string', enum: ['collection', 'contact'] },
+            subjectId: { type: 'string' },
+            author: { type: 'string' },
+            createdAt: { type: 'string' },
+            text: { type: ['string', 'null'], description: 'Plain text; null once deleted' },
+            deleted: {
+              type: ['object', 'null'],
+              properties: { by: { type: 'string' }, at: { type: 'string' } },
+            },
+            deletable: { type: 'boolean', description: 'Whether the reader may delete it now' },
+          },
+        },
+        NoteInput: inputSchema(noteBody),
+        Tag: {
+          type: 'object',
+          required: ['name', 'colour', 'count', 'createdAt', 'updatedAt'],
+          properties: {
+            name: { type: 'string' },
+            colour: { type: 'string', enum: [...TAG_COLOURS] },
+            count: { type: 'integer', description: 'How many collections hold it' },
+            createdAt: { type: 'string' },
+            updatedAt: { type: 'string' },
+          },
+        },
+        TagInput: inputSchema(tagCreateBody),
+        TagChange: inputSchema(tagChangeBody),
+        CollectionTags: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            tags: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { name: { type: 'string' }, colour: { type: 'string', enum: [...TAG_COLOURS] } },
+              },
+            },
+          },
+        },
+        CollectionTagsInput: inputSchema(collectionTagsBody),
+        BulkTagInput: inputSchema(bulkTagBody),
         SavedViewInput: inputSchema(viewCreateBody),
         SavedViewChange: inputSchema(viewUpdateBody),
         DriftEntry: {
@@ -537,6 +593,7 @@ function documentOf(version: string) {
           },
         },
       },
+      ...annotationPaths(),
       '/api/drift': {
         get: {
           summary: 'Fields and open-set values the upstream sends that the seed does not describe',
@@ -593,5 +650,160 @@ function documentOf(version: string) {
       },
     },
     'x-error-codes': Object.fromEntries(Object.entries(ERROR_STATUS)),
+  };
+}
+
+const noteIdParam = {
+  name: 'noteId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^note_[A-Za-z0-9_-]{1,64}$' },
+};
+const tagNameParam = {
+  name: 'name',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^[\\p{L}\\p{N}_-]{1,40}$' },
+};
+const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
+const created = (what: string, s: Record<string, unknown>) => ({
+  '201': { description: what, content: { 'application/json': { schema: envelope(s) } } },
+});
+const KEPT_ERRORS = ['index_unavailable', 'index_busy'] as const;
+
+/** Notes and tags (contract section 16). */
+function annotationPaths() {
+  const notes = (kind: 'collection' | 'contact') => ({
+    get: {
+      summary:
+        kind === 'collection'
+          ? 'A collection’s notes and its contact’s, newest first'
+          : 'A contact’s notes (shown on each of its collections), newest first',
+      parameters: [idParam(kind === 'collection' ? 'pay' : 'contact')],
+      responses: {
+        ...ok('The notes', envelope({ type: 'array', items: ref('Note') })),
+        ...errors('bad_request', ...GATED, 'not_found', ...KEPT_ERRORS, ...(kind === 'collection' ? UPSTREAM : [])),
+      },
+    },
+    post: {
+      summary: 'Add a note (plain text, 1 to 2,000 characters); audited note_add',
+      parameters: [idParam(kind === 'collection' ? 'pay' : 'contact')],
+      requestBody: body('NoteInput'),
+      responses: {
+        ...created('The note', ref('Note')),
+        ...errors('bad_request', ...GATED, 'forbidden', 'not_found', ...KEPT_ERRORS, ...UPSTREAM),
+      },
+    },
+  });
+  return {
+    '/api/collections/{id}/notes': notes('collection'),
+    '/api/contacts/{id}/notes': notes('contact'),
+    '/api/notes/{noteId}': {
+      get: {
+        summary: 'One note',
+        parameters: [noteIdParam],
+        responses: {
+          ...ok('The note', envelope(ref('Note'))),
+          ...errors('bad_request', ...GATED, 'not_found', ...KEPT_ERRORS),
+        },
+      },
+      delete: {
+        summary: 'Delete a note: its author within 15 minutes, an admin any time; audited note_delete',
+        parameters: [noteIdParam],
+        responses: {
+          ...ok('The deleted note', envelope(ref('Note'))),
+          ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role', 'not_found', ...KEPT_ERRORS),
+        },
+      },
+    },
+    '/api/tags': {
+      get: {
+        summary: 'The account’s tags, each with how many collections hold it',
+        responses: {
+          ...ok('The tags', envelope({ type: 'array', items: ref('Tag') })),
+          ...errors(...GATED, ...KEPT_ERRORS),
+        },
+      },
+      post: {
+        summary: 'Add a tag (admins); audited tag_create',
+        requestBody: body('TagInput'),
+        responses: {
+          ...created('The tag', ref('Tag')),
+          ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role', ...KEPT_ERRORS),
+        },
+      },
+    },
+    '/api/tags/{name}': {
+      get: {
+        summary: 'One tag',
+        parameters: [tagNameParam],
+        responses: {
+          ...ok('The tag', envelope(ref('Tag'))),
+          ...errors('bad_request', ...GATED, 'not_found', ...KEPT_ERRORS),
+        },
+      },
+      put: {
+        summary: 'Change a tag’s colour or name (admins); audited tag_change',
+        parameters: [tagNameParam],
+        requestBody: body('TagChange'),
+        responses: {
+          ...ok('The tag', envelope(ref('Tag'))),
+          ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role', 'not_found', ...KEPT_ERRORS),
+        },
+      },
+      delete: {
+        summary: 'Delete a tag and take it off every collection (admins); audited tag_delete with the count',
+        parameters: [tagNameParam],
+        responses: {
+          ...ok(
+            'Deleted',
+            envelope({ type: 'object', properties: { name: { type: 'string' }, removed: { type: 'integer' } } }),
+          ),
+          ...errors('bad_request', ...GATED, 'forbidden', 'forbidden_role', 'not_found', ...KEPT_ERRORS),
+        },
+      },
+    },
+    '/api/collections/{id}/tags': {
+      get: {
+        summary: 'A collection’s tags',
+        parameters: [idParam('pay')],
+        responses: {
+          ...ok('Its tags', envelope(ref('CollectionTags'))),
+          ...errors('bad_request', ...GATED, ...KEPT_ERRORS),
+        },
+      },
+      put: {
+        summary: 'Set a collection’s tags whole; each one put on or taken off audited tag_apply or tag_remove',
+        parameters: [idParam('pay')],
+        requestBody: body('CollectionTagsInput'),
+        responses: {
+          ...ok('Its tags', envelope(ref('CollectionTags'))),
+          ...errors('bad_request', ...GATED, 'forbidden', 'not_found', ...KEPT_ERRORS, ...UPSTREAM),
+        },
+      },
+    },
+    '/api/tags/{name}/collections': {
+      get: {
+        summary: 'The tag’s collections, as /api/collections?tag={name} lists them',
+        parameters: [tagNameParam, ...stateParameters(listStateSchema).filter((p) => p.name !== 'tag')],
+        responses: {
+          ...ok('A page of collections', envelope({ type: 'array', items: ref('CollectionSummary') }, true)),
+          ...errors('bad_request', ...GATED, 'index_unavailable', 'index_busy'),
+        },
+      },
+      post: {
+        summary:
+          'Put the tag on many collections: ids (up to 1,000) or every row of a list state (query, up to 100,000); audited tag_apply with the counts',
+        parameters: [tagNameParam],
+        requestBody: body('BulkTagInput'),
+        responses: {
+          ...ok(
+            'How many collections newly hold it',
+            envelope({ type: 'object', properties: { changed: { type: 'integer' }, asked: { type: 'integer' } } }),
+          ),
+          ...errors('bad_request', ...GATED, 'forbidden', 'not_found', ...KEPT_ERRORS),
+        },
+      },
+    },
   };
 }

@@ -82,6 +82,13 @@ export const PARAM_DOCS: Record<string, ParamDoc> = {
     pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{3})?)?Z$',
     example: '2026-11-24T10:00Z',
   },
+  tag: {
+    type: 'string',
+    description:
+      'Only collections holding any of these tags (section 16): give tag again for each, or comma-separate them',
+    pattern: '^[\\p{L}\\p{N}_-]{1,40}(,[\\p{L}\\p{N}_-]{1,40}){0,19}$',
+    example: 'refund-requested',
+  },
   q: {
     type: 'string',
     description: 'Search text: an e-mail, a phone number or its last four digits, a name or a reference',

@@ -150,6 +150,8 @@ type WriteMethod = 'POST' | 'PUT' | 'DELETE';
 /** A method that changes something (saved views): its body's schema, and what it does. */
 export type WriteSpec<P extends z.ZodType | undefined, B extends z.ZodType | undefined> = {
   body?: B;
+  /** The most its JSON body may hold, when more than MAX_BODY (a bulk tagging's 1,000 ids). */
+  maxBody?: number;
   /** The envelope's body and its status (201 for a creation). */
   run: (
     input: { params: Input<P>; body: Input<B>; request: Request },
@@ -189,7 +191,7 @@ const MAX_BODY = 16_384;
  * Origin, when sent as one, is ours (our no-referrer policy makes a same-origin fetch send "null"). A body
  * must be JSON, which no cross-site form can send without a preflight we never answer.
  */
-async function writeBody(request: Request, hasBody: boolean): Promise<unknown> {
+async function writeBody(request: Request, hasBody: boolean, maxBody = MAX_BODY): Promise<unknown> {
   const site = request.headers.get('sec-fetch-site');
   const origin = request.headers.get('origin');
   const own = new URL(request.url).origin;
@@ -201,7 +203,8 @@ async function writeBody(request: Request, hasBody: boolean): Promise<unknown> {
   if (!/^application\/json(;|$)/i.test(request.headers.get('content-type') ?? ''))
     throw new AppError('bad_request', 'Invalid body: send it as JSON (Content-Type: application/json)');
   const text = await request.text();
-  if (text.length > MAX_BODY) throw new AppError('bad_request', `Invalid body: at most ${MAX_BODY} bytes`);
+  if (text.length > maxBody)
+    throw new AppError('bad_request', `Invalid body: at most ${maxBody.toLocaleString('en')} bytes`);
   try {
     return JSON.parse(text);
   } catch {
@@ -232,7 +235,7 @@ export function apiRoute<
   for (const [method, write] of Object.entries(spec.write ?? {}) as [WriteMethod, WriteSpec<P, z.ZodType>][]) {
     writes[method] = gated(spec, async (request, context, rt, route) => {
       const params = parse(spec.params, await route?.params, spec.subject) as Input<P>;
-      const raw = await writeBody(request, Boolean(write.body));
+      const raw = await writeBody(request, Boolean(write.body), write.maxBody);
       const body = parse(write.body, raw, spec.subject) as never;
       const result = await write.run({ params, body, request }, context, rt);
       return json(result.body, { status: result.status ?? 200 });

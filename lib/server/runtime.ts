@@ -19,6 +19,8 @@ import type { DriftCollector } from './observability/drift';
 import type { Metrics } from './observability/metrics';
 import type { PageParser } from './parsing/page-parser';
 import { createViews } from './views/service';
+import { createAnnotations } from './annotations/service';
+import { dataSecret } from './data-secret';
 
 /**
  * What the server is made of, built once per process: the application's database, the upstream client,
@@ -30,7 +32,8 @@ import { createViews } from './views/service';
  *   config ─▶ database ─┬─▶ audit log      (its entries wait in memory while the database is away)
  *                       ├─▶ drift report   (fed by the upstream client's answers)
  *                       ├─▶ index ◀── upstream client ──▶ metrics
- *                       └─▶ saved views ──▶ (their counts from the index)
+ *                       ├─▶ saved views ──▶ (their counts from the index)
+ *                       └─▶ notes and tags (the index's `tag=` filter reads them beside its rows)
  *
  * Background work (the index's sync, the audit log's flushes, the drift report's) starts with `start()`,
  * at server start (instrumentation.ts), never during `next build`.
@@ -151,7 +154,16 @@ function accountSlice(shared: Shared, account: Account, pages: PageParser) {
     clock,
     upstreamKey: account.key,
   });
-  return { account, upstream, index, views };
+  // Notes and tags: the database's, beside saved views, the notes sealed under the data secret.
+  const annotations = createAnnotations({
+    database: () => database.open().then((c) => c.db),
+    reads: () => database.open().then((c) => ownReads(c, { first: true })),
+    now: clock.now,
+    upstreamKey: account.key,
+    secret: () =>
+      dataSecret({ secret: config.index.secret, sandbox: config.upstream.sandbox, path: config.index.path }),
+  });
+  return { account, upstream, index, views, annotations };
 }
 
 type AccountSlice = ReturnType<typeof accountSlice>;

@@ -69,6 +69,26 @@ export type AppDatabase = {
   };
   /** Each person's default view. */
   view_defaults: { account: string; owner: string; view_id: string };
+  /** Notes on a collection or a contact (lib/server/annotations): never emptied with the index. */
+  notes: {
+    id: string;
+    /** The account's key, as saved views'. */
+    account: string;
+    subject_kind: 'collection' | 'contact';
+    subject_id: string;
+    author: string;
+    /** The text, AES-256-GCM (annotations/seal.ts); null once deleted. */
+    sealed: string | null;
+    created_at: string;
+    deleted_at: string | null;
+    deleted_by: string | null;
+  };
+  /** An account's tag vocabulary. */
+  tags: { account: string; name_key: string; name: string; colour: string; created_at: string; updated_at: string };
+  /** Which collections hold which tag (`tag` is the tag's `name_key`). */
+  collection_tags: { account: string; tag: string; id: string; tagged_at: string; tagged_by: string };
+  /** Each tag put on (`tag_apply`) or taken off (`tag_remove`) a collection: the record's History. */
+  tag_changes: { account: string; id: string; at: string; by: string; change: 'tag_apply' | 'tag_remove'; tag: string };
   /** A collection's changes as the sync and live reads saw them (search-index/history.ts). */
   collection_history: {
     account: number;

@@ -12,6 +12,7 @@ import { presentSummaries, presentSummary } from '../contact-details';
 import type { CollectionSummary, IndexPage } from '../search-index/read';
 import { readingOf, type Reading } from '../search-index/read/reading';
 import type { Runtime } from '../runtime';
+import { annotated } from './annotate';
 
 /**
  * The index's reads as the dashboard's API answers them: the seed's envelope,
@@ -93,7 +94,7 @@ export async function searchCollections(rt: Runtime, context: RequestContext, st
     searchTarget(state.q),
     async () => {
       const queries = await rt.index.queries();
-      return indexPage(
+      const found = await indexPage(
         rt,
         context,
         () => queries.search(state.q, defaults(filterSchema), state.page, state.limit),
@@ -101,6 +102,7 @@ export async function searchCollections(rt: Runtime, context: RequestContext, st
         state.limit,
         'Search results from the index',
       );
+      return annotated(rt, found);
     },
     (result) => searchDetail(state.q, state.page, result),
   );
@@ -182,8 +184,8 @@ export async function liveOrIndexed(rt: Runtime, context: RequestContext, state:
 
 /** `/api/collections`: the live upstream list (or the index when it fails), or the index when filtered, searched or sorted. */
 export async function collectionsPage(rt: Runtime, context: RequestContext, state: ListState) {
-  if (isIndexed(state)) return indexedCollections(rt, context, state);
-  return liveOrIndexed(rt, context, state);
+  if (isIndexed(state)) return annotated(rt, await indexedCollections(rt, context, state));
+  return annotated(rt, await liveOrIndexed(rt, context, state));
 }
 
 /**

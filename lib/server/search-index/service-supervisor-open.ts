@@ -1,7 +1,7 @@
 import 'server-only';
-import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { appAccountKey } from '../accounts/app-key';
+import { sandboxSecret } from '../data-secret';
 import { createQueries } from './read';
 import type { Running, ServiceDeps } from './service-supervisor';
 import { blindKeys } from './shared/blind';
@@ -42,25 +42,5 @@ export async function openRunning(deps: ServiceDeps, owner: string): Promise<Run
     log,
     url: deps.url,
   });
-  return { store, queries: createQueries(store), sync, secret };
-}
-
-function sandboxSecret(indexPath: string): string {
-  // Generated once beside the index, readable by this user only; a real upstream needs INDEX_SECRET.
-  const file = join(dirname(indexPath), 'index-secret');
-  if (!existsSync(file)) {
-    // Written whole under another name, then linked into place: two replicas starting together on one
-    // machine both end up with the one secret that won, never with a half-written file or an EEXIST.
-    mkdirSync(dirname(file), { recursive: true });
-    const draft = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
-    writeFileSync(draft, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
-    try {
-      linkSync(draft, file);
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw error;
-    } finally {
-      unlinkSync(draft);
-    }
-  }
-  return readFileSync(file, 'utf8').trim();
+  return { store, queries: createQueries(store, {}, appAccountKey(deps.upstream.key)), sync, secret };
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { createHash } from 'node:crypto';
+import { appAccountKey } from '../accounts/app-key';
 import type { ListState } from '@/lib/api/list-state';
 import type { Clock } from '../clock';
 import type { AppDb } from '../database/connect';
@@ -17,13 +17,8 @@ const COUNTS_KEPT = 500;
 
 export type ViewCount = { count: number | null; asOf: string | null };
 
-/**
- * The account views belong to: what identifies it, the key, never its address (the same account reached at
- * another host or port keeps its views). A one-way hash: the key itself is never stored.
- */
-export function viewAccount(upstreamKey: string): string {
-  return createHash('sha256').update(`collections-console:views-account:${upstreamKey}`).digest('hex').slice(0, 32);
-}
+/** The account views belong to (accounts/app-key.ts). */
+export const viewAccount = appAccountKey;
 
 export function createViews(deps: {
   database: () => Promise<AppDb>;

@@ -21,13 +21,18 @@ export type ReadContext = {
   readonly namePairsReady: boolean;
   /** Rows visible to searches (the whole-account roll-ups' count). */
   indexedCount(): Promise<number>;
+  /**
+   * The account's key in the application's own tables (accounts/app-key.ts), where its tags are: the `tag=`
+   * filter reads them beside the index's rows. Empty when not given (a test's store): no row holds a tag.
+   */
+  tagAccount: string;
 };
 
 /** What a request may ask of the index's store to read it: the store's narrow read face. */
-export type IndexReads = Omit<ReadContext, 'tuning'>;
+export type IndexReads = Omit<ReadContext, 'tuning' | 'tagAccount'>;
 
 /** The read context of a store, with the bounds tests set low; `namePairsReady` follows the store's. */
-export function readContext(store: IndexReads, tuning: Partial<Tuning> = {}): ReadContext {
+export function readContext(store: IndexReads, tuning: Partial<Tuning> = {}, tagAccount = ''): ReadContext {
   return {
     reads: store.reads,
     dialect: store.dialect,
@@ -39,5 +44,6 @@ export function readContext(store: IndexReads, tuning: Partial<Tuning> = {}): Re
       return store.namePairsReady;
     },
     indexedCount: () => store.indexedCount(),
+    tagAccount,
   };
 }

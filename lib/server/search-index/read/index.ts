@@ -8,6 +8,7 @@ import { collectionHistory, statusChanges } from './history';
 import { createOverview } from './overview';
 import { phoneCountries, planOf } from './plan-of';
 import { lastSeen, listCollections, searchCollections } from './search';
+import { viewIds } from './view-ids';
 
 export type { CollectionSummary, MatchedField, SearchHit } from '@/lib/api/summary';
 export type { IndexPage } from './page';
@@ -20,8 +21,8 @@ export type { CollectionHistoryEntry } from './history';
  * One store's reads, bound to its read context: what the index service hands a request. The reads
  * themselves are plain functions over a `ReadContext` in read/ (one file per job).
  */
-export function createQueries(store: IndexReads, tuning: Partial<Tuning> = {}) {
-  const ctx = readContext(store, tuning);
+export function createQueries(store: IndexReads, tuning: Partial<Tuning> = {}, tagAccount = '') {
+  const ctx = readContext(store, tuning, tagAccount);
   return {
     /** The overview's figures (contract section 8), from the roll-ups. */
     overview: createOverview(ctx),
@@ -36,6 +37,7 @@ export function createQueries(store: IndexReads, tuning: Partial<Tuning> = {}) {
     phoneCountries: phoneCountries.bind(null, ctx),
     plan: planOf.bind(null, ctx),
     facets: facets.bind(null, ctx),
+    ids: viewIds.bind(null, ctx),
   };
 }
 

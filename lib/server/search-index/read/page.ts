@@ -77,6 +77,7 @@ export function rolledUpCount(ctx: ReadContext, filters: Filters): Promise<numbe
   const completed = Boolean(filters.completedFrom || filters.completedTo);
   if (
     filters.contact ||
+    filters.tag?.length ||
     changes(filters) ||
     filters.amountMin !== undefined ||
     filters.amountMax !== undefined ||

@@ -1,4 +1,5 @@
 import 'server-only';
+import { tagKey } from '@/lib/api/annotations';
 import type { Filters } from '@/lib/api/list-state';
 import { sql } from 'kysely';
 import { iso } from '../shared/history';
@@ -22,7 +23,8 @@ export const narrows = (f: Filters) =>
     f.completedFrom ||
     f.completedTo ||
     f.amountMin !== undefined ||
-    f.amountMax !== undefined,
+    f.amountMax !== undefined ||
+    f.tag?.length,
   );
 
 /** The ids of one contact's collections (its `contact` token: section 14), opened by id or listed. */
@@ -48,10 +50,22 @@ export const changedIds = (ctx: ReadContext, filters: Filters) => {
 
 export const changes = (f: Filters) => Boolean(f.change || f.changedSince);
 
+/**
+ * The ids holding any of the tags (`tag=`, section 16): the application's own table, read by tag in its
+ * key's range, beside the index's rows (one database). Names are matched whatever their case.
+ */
+export const taggedIds = (ctx: ReadContext, tags: readonly string[]) =>
+  ctx.reads
+    .selectFrom('collection_tags')
+    .select('collection_tags.id')
+    .where('collection_tags.account', '=', ctx.tagAccount)
+    .where('collection_tags.tag', 'in', [...new Set(tags.map(tagKey))]);
+
 export function withFilters<Q extends Rows | ListRows>(ctx: ReadContext, query: Q, filters: Filters): Q {
   let q = query as Rows;
   if (filters.contact) q = q.where('collections.id', 'in', contactIds(ctx, filters.contact));
   if (changes(filters)) q = q.where('collections.id', 'in', changedIds(ctx, filters));
+  if (filters.tag?.length) q = q.where('collections.id', 'in', taggedIds(ctx, filters.tag));
   if (filters.status?.length) q = q.where('collections.status', 'in', filters.status);
   if (filters.currency?.length) q = q.where('collections.currency', 'in', filters.currency);
   if (filters.createdFrom) q = q.where('collections.created_at', '>=', `${filters.createdFrom}T00:00:00.000Z`);
