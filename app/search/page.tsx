@@ -1,3 +1,6 @@
+import { redirect } from 'next/navigation';
+import { tagQuery, tagQueryHref } from '@/lib/api/annotations';
+import { withAccount } from '@/lib/accounts/href';
 import type { Metadata } from 'next';
 import { ExportCsv } from '@/components/export/export-csv';
 import { buildingOf } from '@/components/export/export-props';
@@ -53,6 +56,10 @@ export default async function SearchPage({ searchParams }: Props) {
     );
   }
   const q = view.q;
+  // `tag:vip`: the list of that tag (section 16), in the page's account.
+  const tagged = tagQuery(q);
+  if (tagged)
+    redirect(withAccount(tagQueryHref(tagged), search.get('account') === EVERY_ACCOUNT ? null : search.get('account')));
   const context = await requestContext();
   // `account=all`: every account the user may see (proxy.ts let it through only here and on the overview).
   const config = getConfig();

@@ -5,6 +5,7 @@ import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { enumText, statusBadge } from '@/components/ui/badge';
 import { idText } from '@/components/ui/id-text';
+import { tagChip } from '@/components/tags/tag-chip';
 import type { CollectionRow } from '@/lib/query/rows';
 import { isContactId } from '@/lib/api/ids';
 import { contactPath } from '@/lib/api/list-state';
@@ -48,6 +49,7 @@ export const CELL_CLASS: Record<ColumnId, string> = {
   completed: 'c-more',
   lineItems: 'c-more',
   type: 'c-more text-xs',
+  tags: 'c-more',
   id: 'c-more',
 };
 
@@ -111,6 +113,20 @@ const notYet = (
   </span>
 );
 
+/** A row with notes, its own or its contact's (section 16): an icon named for screen readers. */
+const hasNotes = (
+  <span role="img" aria-label="Has notes" title="Has notes" className="ml-1 text-zinc-600 dark:text-zinc-400">
+    <svg viewBox="0 0 16 16" aria-hidden="true" className="inline size-3.5 fill-current">
+      <path
+        d="M3 1.5h7l3 3v10H3zM10 1.5v3h3M5 7h6M5 9.5h6M5 12h4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.2"
+      />
+    </svg>
+  </span>
+);
+
 /** The id whose copy button was pressed last, and whether the clipboard took it (for 1.5 s). */
 export type Copied = { id: string; ok: boolean } | null;
 
@@ -159,11 +175,14 @@ export function collectionColumns({
     reference: column.accessor('reference', {
       header: 'Reference',
       cell: ({ row }) => (
-        // A plain anchor: the table's click handler turns a plain click into a client-side
-        // navigation, so 100 rows do not each mount a <Link> (its hooks cost render and hydration time).
-        <a href={linked(`/collections/${row.original.id}`, row.original)} className="link-strong ref">
-          {row.original.reference || <span className="italic">(no reference)</span>}
-        </a>
+        <>
+          {/* A plain anchor: the table's click handler turns a plain click into a client-side
+        navigation, so 100 rows do not each mount a <Link> (its hooks cost render and hydration time). */}
+          <a href={linked(`/collections/${row.original.id}`, row.original)} className="link-strong ref">
+            {row.original.reference || <span className="italic">(no reference)</span>}
+          </a>
+          {row.original.notes ? hasNotes : null}
+        </>
       ),
     }),
     contact: column.accessor('contact', {
@@ -251,6 +270,12 @@ export function collectionColumns({
     lineItems: column.accessor('lineItems', {
       header: () => <span className="block text-right">Line items</span>,
       cell: ({ row }) => <span className="block text-right tabular-nums">{row.original.lineItems}</span>,
+    }),
+    tags: column.accessor((row) => (row.tags ?? []).map((t) => t.name).join(';'), {
+      id: 'tags',
+      header: COLUMN_LABEL.tags,
+      cell: ({ row }) =>
+        row.original.tags?.length ? values(row.original.tags.map(tagChip)) : <span className="muted">—</span>,
     }),
     type: column.accessor('type', {
       header: 'Type',

@@ -256,6 +256,27 @@ export function FilterBar({
           Clear filters
         </Button>
       </form>
+      {state.tag?.length ? (
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          <span>Tagged (any of):</span>
+          {state.tag.map((tag) => (
+            <span key={tag} className="tag tag-grey gap-1">
+              {tag}
+              <button
+                type="button"
+                aria-label={`Remove the tag filter ${tag}`}
+                className="rounded-full px-1 hover:bg-zinc-200 dark:hover:bg-zinc-700"
+                onClick={() => {
+                  const rest = state.tag!.filter((t) => t !== tag);
+                  apply({ tag: rest.length ? rest : undefined });
+                }}
+              >
+                <span aria-hidden="true">×</span>
+              </button>
+            </span>
+          ))}
+        </p>
+      ) : null}
       <p id="amount-note" className={`text-xs text-zinc-600 dark:text-zinc-400 ${unfolded ? '' : 'max-sm:hidden'}`}>
         {amountNote}
       </p>

@@ -143,6 +143,7 @@ const MAIN_LINKS = [
   ['/collections', 'Collections', false],
   ['/overview', 'Overview', false],
   ['/lookup', 'Lookup', false],
+  ['/tags', 'Tags', false],
   ['/audit', 'Audit', true],
   ['/status', 'Status', true],
 ] as const;

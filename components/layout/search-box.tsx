@@ -3,6 +3,7 @@
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useRouter } from '@/components/account/account-scope';
 import { withAccount } from '@/lib/accounts/href';
+import { tagQuery, tagQueryHref } from '@/lib/api/annotations';
 import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { parseOpenTarget } from '@/lib/api/open-target';
 import { label } from '@/lib/format/labels';
@@ -30,7 +31,11 @@ const SHOWN = 6;
 
 const fullName = (h: Hit) => `${h.contact.firstName} ${h.contact.lastName}`.trim();
 const money = (a: Hit['amount']) => `${a.currency} ${new Intl.NumberFormat('en').format(a.value)}`;
-const searchHref = (q: string) => `/search?${new URLSearchParams({ q })}`;
+// `tag:vip` opens the list of that tag (section 16), with the rest of the text as its search.
+const searchHref = (q: string) => {
+  const tagged = tagQuery(q);
+  return tagged ? tagQueryHref(tagged) : `/search?${new URLSearchParams({ q })}`;
+};
 
 export function SearchBox() {
   const router = useRouter();

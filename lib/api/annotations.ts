@@ -93,3 +93,29 @@ export type AnnotationEvent =
 
 /** What a list page's `meta.annotations` says of a row: its tags and whether it has notes. */
 export type RowAnnotations = { tags: { name: string; colour: TagColour }[]; notes: boolean };
+
+/**
+ * `tag:<name>` typed in the search box (section 16): the tags it names and the rest of the text, or null when
+ * it names none. "tag:vip tag:disputed amara" is the list of either tag, searched for "amara".
+ */
+export function tagQuery(q: string): { tags: string[]; rest: string | undefined } | null {
+  const tags: string[] = [];
+  const rest = q
+    .split(/\s+/)
+    .filter((word) => {
+      const match = /^tag:(.+)$/i.exec(word);
+      if (match && isTagName(match[1])) tags.push(match[1]!);
+      return !(match && isTagName(match[1]));
+    })
+    .join(' ')
+    .trim();
+  return tags.length ? { tags: [...new Set(tags)].slice(0, 20), rest: rest || undefined } : null;
+}
+
+/** The list a `tag:` search opens: `/collections?tag=…&q=…`. */
+export function tagQueryHref(found: { tags: string[]; rest: string | undefined }): string {
+  const search = new URLSearchParams();
+  if (found.rest) search.set('q', found.rest);
+  for (const tag of found.tags) search.append('tag', tag);
+  return `/collections?${search}`;
+}

@@ -18,6 +18,7 @@ export const COLUMN_IDS = [
   'completed',
   'lineItems',
   'type',
+  'tags',
   'id',
 ] as const;
 
@@ -37,6 +38,7 @@ export const COLUMN_LABEL: Record<ListColumnId, string> = {
   completed: 'Completed',
   lineItems: 'Line items',
   type: 'Type',
+  tags: 'Tags',
   id: 'ID',
 };
 

@@ -1,6 +1,7 @@
 import type { CollectionSummary, MatchedField } from '@/lib/api/summary';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import type { Collection, ListMeta } from '@/lib/api/schemas';
+import type { RowAnnotations, TagColour } from '@/lib/api/annotations';
 
 /**
  * What one row of the collections list shows, and nothing else: the one row type of every collections
@@ -28,6 +29,9 @@ export type CollectionRow = {
   type: string;
   /** What a search matched on (search results only). */
   matched?: MatchedField[];
+  /** Its tags and whether it has notes (section 16: the page's `meta.annotations`); absent when it has neither. */
+  tags?: { name: string; colour: TagColour }[];
+  notes?: boolean;
 };
 
 /** Why a live list's page came from the index (the upstream's list failed), and how fresh the index is. */
@@ -96,10 +100,15 @@ type Page<T> = {
 
 /** A page of the live list or of the index, as the list's rows. */
 export function toRowPage({ data, meta }: Page<Collection> | Page<CollectionSummary>): RowPage {
-  const rows = (data as (Collection | CollectionSummary)[]).map((item) =>
+  const annotations = (meta.annotations ?? {}) as Record<string, RowAnnotations>;
+  const rows = (data as (Collection | CollectionSummary)[]).map((item) => {
     // A live record carries its line items (`metadata`); a summary only counts them.
-    'metadata' in item ? toRow(item) : summaryRow(item),
-  );
+    const row = 'metadata' in item ? toRow(item) : summaryRow(item);
+    const added = annotations[row.id];
+    return added
+      ? { ...row, ...(added.tags.length ? { tags: added.tags } : {}), ...(added.notes ? { notes: true } : {}) }
+      : row;
+  });
   // Contract 15: `meta.fallback` is the upstream's error code; the index's freshness sits beside it.
   const fallback: RowFallback | undefined =
     typeof meta.fallback === 'string'

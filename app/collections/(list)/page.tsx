@@ -24,7 +24,7 @@ import {
   viewHref,
 } from '@/lib/api/list-state';
 import { requestContext } from '@/lib/server/context';
-import { indexedCollections, liveOrIndexed } from '@/lib/server/reads/collections';
+import { collectionsPage } from '@/lib/server/reads/collections';
 import { pageRuntime } from '@/lib/server/page-runtime';
 import { seesContactDetails } from '@/lib/server/contact-details';
 import { getConfig } from '@/lib/server/env';
@@ -63,12 +63,11 @@ export default async function CollectionsPage({ searchParams }: { searchParams: 
   // Cached for 2 s by the service: the freshness line and the export control read it, beside the first page.
   const [status, { count, rows }] = await Promise.all([
     rt.index.status(),
-    prefetchList(
-      '/collections',
-      state,
-      () => (indexed ? indexedCollections(rt, context, state) : liveOrIndexed(rt, context, state)),
-      { columns: fromView?.columns ?? undefined, view, viewState: fromView && bare ? fromView.state : undefined },
-    ),
+    prefetchList('/collections', state, () => collectionsPage(rt, context, state), {
+      columns: fromView?.columns ?? undefined,
+      view,
+      viewState: fromView && bare ? fromView.state : undefined,
+    }),
   ]);
   return (
     <>

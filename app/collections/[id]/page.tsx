@@ -27,6 +27,10 @@ import { contactPath } from '@/lib/api/list-state';
 import { contactCount } from '@/lib/server/reads/contacts';
 import Link from '@/components/account/account-scope';
 import { pageRuntime } from '@/lib/server/page-runtime';
+import { annotationEvents, notesForPage, tagsForPage } from '@/lib/server/reads/annotations-page';
+import { NotesCard } from '@/components/notes/notes-card';
+import { EditTags } from '@/components/tags/edit-tags';
+import { TagList } from '@/components/tags/tag-chip';
 import { seesContactDetails } from '@/lib/server/contact-details';
 
 type Props = { params: Promise<{ id: string }> };
@@ -83,6 +87,9 @@ export default async function CollectionPage({ params }: Props) {
         </RecordActions>
       </div>
       <CollectionHeader collection={c} minorUnits={amountMinorUnits} />
+      <Suspense fallback={<p className="min-h-8 text-sm text-zinc-600 dark:text-zinc-400">Loading tags…</p>}>
+        <RecordTags id={c.id} />
+      </Suspense>
       <div className="grid gap-4 lg:grid-cols-2">
         <ContactCard contact={c.contact} masked={!seesContactDetails(await requestContext())}>
           {isContactId(c.contact.id) ? (
@@ -93,13 +100,16 @@ export default async function CollectionPage({ params }: Props) {
         </ContactCard>
         <PayableCard payable={c.payable} />
       </div>
+      <Suspense fallback={<p className="text-sm text-zinc-600 dark:text-zinc-400">Loading notes…</p>}>
+        <RecordNotes id={c.id} contact={isContactId(c.contact.id) ? c.contact.id : null} />
+      </Suspense>
       <LineItems items={c.metadata} amount={c.amount} minorUnits={amountMinorUnits} />
       <div className="grid gap-4 lg:grid-cols-2">
         <FollowUpCard followUp={c.followUp} />
         <EventsCard events={c.events} />
       </div>
       <Suspense fallback={<p className="text-sm text-zinc-600 dark:text-zinc-400">Loading history…</p>}>
-        <History id={c.id} minorUnits={amountMinorUnits} />
+        <History id={c.id} contact={isContactId(c.contact.id) ? c.contact.id : null} minorUnits={amountMinorUnits} />
       </Suspense>
       <ExtraFields record={c} kind="collection" />
       <JsonView value={c} filename={`${c.id}.json`} />
@@ -108,15 +118,52 @@ export default async function CollectionPage({ params }: Props) {
 }
 
 /** The record's History from the index, streamed after the record (it never holds the page). */
-async function History({ id, minorUnits }: { id: string; minorUnits: boolean }) {
+async function History({ id, contact, minorUnits }: { id: string; contact: string | null; minorUnits: boolean }) {
   const rt = await pageRuntime();
-  const history = await historyForPage(rt, await requestContext(), id);
+  const context = await requestContext();
+  const [history, annotations] = await Promise.all([
+    historyForPage(rt, context, id),
+    annotationEvents(rt, context, id, contact),
+  ]);
   return (
     <HistoryCard
+      annotations={annotations}
       entries={history?.entries ?? null}
       since={history?.since ?? null}
       retentionDays={getConfig().index.historyRetentionDays}
       minorUnits={minorUnits}
+    />
+  );
+}
+
+/** The record's tags and "Edit tags" (section 16), streamed after the record. */
+async function RecordTags({ id }: { id: string }) {
+  const rt = await pageRuntime();
+  const tags = await tagsForPage(rt, await requestContext(), id);
+  if (!tags) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Tags are not available right now.</p>;
+  return (
+    <div className="flex min-h-8 flex-wrap items-center gap-2">
+      <span className="text-sm font-medium">Tags</span>
+      {tags.held.length ? (
+        <TagList tags={tags.held} label="Tags of this collection" />
+      ) : (
+        <span className="text-sm text-zinc-600 dark:text-zinc-400">None</span>
+      )}
+      <EditTags id={id} vocabulary={tags.vocabulary} held={tags.held.map((t) => t.name)} />
+    </div>
+  );
+}
+
+/** The record's notes and its contact's, and "Add a note" (section 16), streamed after the record. */
+async function RecordNotes({ id, contact }: { id: string; contact: string | null }) {
+  const rt = await pageRuntime();
+  const { notes, unavailable } = await notesForPage(rt, await requestContext(), { collection: id, contact });
+  return (
+    <NotesCard
+      notes={notes}
+      unavailable={unavailable}
+      subject="collection"
+      path={`/api/collections/${encodeURIComponent(id)}/notes`}
     />
   );
 }

@@ -23,9 +23,12 @@ import { requestContext } from '@/lib/server/context';
 import { toFailure } from '@/lib/server/errors';
 import { getConfig } from '@/lib/server/env';
 import { answerPageWith } from '@/lib/server/page-status';
-import { indexedCollections } from '@/lib/server/reads/collections';
+import { collectionsPage } from '@/lib/server/reads/collections';
 import { contactOverview } from '@/lib/server/reads/contacts';
 import { pageRuntime } from '@/lib/server/page-runtime';
+import { notesForPage } from '@/lib/server/reads/annotations-page';
+import { NotesCard } from '@/components/notes/notes-card';
+import { Suspense } from 'react';
 import { seesContactDetails } from '@/lib/server/contact-details';
 import { prefetchList } from '../../collections/collections-view';
 
@@ -85,7 +88,7 @@ export default async function ContactPage({ params, searchParams }: Props) {
   const name = `${head.contact.firstName} ${head.contact.lastName}`.trim() || 'Contact';
   const [status, { count, rows }] = await Promise.all([
     rt.index.status(),
-    prefetchList(path, state, () => indexedCollections(rt, context, state), { views: false }),
+    prefetchList(path, state, () => collectionsPage(rt, context, state), { views: false }),
   ]);
   const reach = [head.contact.email, head.contact.phone].filter(Boolean).join(' · ');
   return (
@@ -119,6 +122,11 @@ export default async function ContactPage({ params, searchParams }: Props) {
         </h2>
         <ContactTotals contactId={id} totals={head.totals} minorUnits={minorUnits} />
       </section>
+      <div className="mb-4">
+        <Suspense fallback={<p className="text-sm text-zinc-600 dark:text-zinc-400">Loading notes…</p>}>
+          <ContactNotes id={id} />
+        </Suspense>
+      </div>
       {head.sameEmail.length ? (
         <section aria-labelledby="same-email" className="mb-4">
           <h2 id="same-email" className="mb-1 font-semibold">
@@ -158,5 +166,19 @@ export default async function ContactPage({ params, searchParams }: Props) {
         },
       })}
     </>
+  );
+}
+
+/** The contact's notes and "Add a note" (section 16): shown on each of its collections too. */
+async function ContactNotes({ id }: { id: string }) {
+  const rt = await pageRuntime();
+  const { notes, unavailable } = await notesForPage(rt, await requestContext(), { collection: null, contact: id });
+  return (
+    <NotesCard
+      notes={notes}
+      unavailable={unavailable}
+      subject="contact"
+      path={`/api/contacts/${encodeURIComponent(id)}/notes`}
+    />
   );
 }

@@ -4,6 +4,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Section } from '@/components/ui/section';
 import { label } from '@/lib/format/labels';
 import { formatAmount } from '@/lib/format/money';
+import type { AnnotationEvent } from '@/lib/api/annotations';
 
 export type HistoryEntry = {
   seenAt: string;
@@ -90,33 +91,52 @@ export function HistoryChanges({
   );
 }
 
+/** What the team did, in words: a note added or deleted, a tag put on or taken off, and who. */
+function annotationLine(event: AnnotationEvent) {
+  if (!('tag' in event)) {
+    const whose = event.on === 'contact' ? 'Contact’s note' : 'Note';
+    return `${whose} ${event.kind === 'note_add' ? 'added' : 'deleted'} by ${event.by}`;
+  }
+  return `Tag ${event.tag} ${event.kind === 'tag_apply' ? 'put on' : 'taken off'} by ${event.by}`;
+}
+
+type Item = { at: string; entry: HistoryEntry } | { at: string; event: AnnotationEvent };
+
 /**
- * "History" on a collection's page (contract section 14): what the dashboard's sync and live reads saw
- * change, newest first, each change between the last time the version before was seen and the first time
- * it was seen changed, so it says honestly "between 10:02 and 10:04". The contact only as "changed".
+ * "History" on a collection's page (contract sections 14 and 16): what the dashboard's sync and live reads saw
+ * change, each change between the last time the version before was seen and the first time it was seen
+ * changed, so it says honestly "between 10:02 and 10:04"; and beside them, in one timeline newest first, the
+ * notes added and deleted and the tags put on and taken off, each with who and when. The contact only as
+ * "changed".
  */
 export function HistoryCard({
   entries,
   since,
   retentionDays,
   minorUnits,
+  annotations = [],
 }: {
   entries: HistoryEntry[] | null;
   since: string | null;
   retentionDays: number;
   minorUnits: boolean;
+  annotations?: AnnotationEvent[];
 }) {
+  const items: Item[] = [
+    ...(entries ?? []).map((entry) => ({ at: entry.seenAt, entry })),
+    ...annotations.map((event) => ({ at: event.at, event })),
+  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return (
     <Section
       title="History"
       id="history"
-      aside={entries ? <span className="text-sm text-zinc-600 dark:text-zinc-400">{entries.length}</span> : null}
+      aside={entries ? <span className="text-sm text-zinc-600 dark:text-zinc-400">{items.length}</span> : null}
     >
       {entries === null ? (
-        <EmptyState title="History is not available">
-          It is rebuilt by the search index, which is off or not answering.
+        <EmptyState title="Changes are not available">
+          They are recorded by the search index, which is off or not answering.
         </EmptyState>
-      ) : entries.length === 0 ? (
+      ) : items.length === 0 ? (
         <EmptyState title="No changes seen">
           The upstream keeps no history; this dashboard records what its sync sees change
           {since ? (
@@ -125,20 +145,34 @@ export function HistoryCard({
               since <DateTime iso={since} />
             </>
           ) : null}
-          .
+          , and the notes and tags its users add.
         </EmptyState>
-      ) : (
-        <ol aria-label="Changes, newest first" className="space-y-3">
-          {entries.map((entry) => (
-            <li key={entry.seenAt} className="border-l-2 border-zinc-300 pl-3 dark:border-zinc-700">
-              <p className="text-sm text-zinc-600 dark:text-zinc-400">
-                Between <DateTime iso={entry.notSeenBefore} seconds /> and <DateTime iso={entry.seenAt} seconds />
-              </p>
-              <HistoryChanges changes={entry.changes} minorUnits={minorUnits} className="mt-1 text-sm" />
-            </li>
-          ))}
+      ) : null}
+      {items.length ? (
+        <ol aria-label="Changes, newest first" className={`space-y-3 ${entries === null ? 'mt-3' : ''}`}>
+          {items.map((item) =>
+            'entry' in item ? (
+              <li key={`s-${item.entry.seenAt}`} className="border-l-2 border-zinc-300 pl-3 dark:border-zinc-700">
+                <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                  Between <DateTime iso={item.entry.notSeenBefore} seconds /> and{' '}
+                  <DateTime iso={item.entry.seenAt} seconds />
+                </p>
+                <HistoryChanges changes={item.entry.changes} minorUnits={minorUnits} className="mt-1 text-sm" />
+              </li>
+            ) : (
+              <li
+                key={`a-${item.event.kind}-${item.at}-${'tag' in item.event ? item.event.tag : item.event.noteId}`}
+                className="border-l-2 border-sky-300 pl-3 dark:border-sky-800"
+              >
+                <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                  <DateTime iso={item.at} seconds />
+                </p>
+                <p className="mt-1 text-sm">{annotationLine(item.event)}</p>
+              </li>
+            ),
+          )}
         </ol>
-      )}
+      ) : null}
       {entries !== null && since ? (
         <p className="mt-3 text-xs text-zinc-600 dark:text-zinc-400">
           Seen by this dashboard since <DateTime iso={since} />; kept for {retentionDays} days.

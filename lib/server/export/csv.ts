@@ -16,6 +16,8 @@ export type ExportRecord = Omit<CollectionSummary, 'contact' | 'payable' | 'foll
   /** The payable methods and follow-up, for a view that shows those columns. */
   methods?: string[] | null;
   followUp?: { enabled: boolean; channels: string[] } | null;
+  /** Its tags' names (section 16), for a view that shows the Tags column. */
+  tags?: string[];
 };
 
 export type CsvOptions = {
@@ -58,6 +60,7 @@ const COLUMN_CELLS: Record<ListColumnId, { names: string[]; cells: (r: ExportRec
   completed: { names: ['completed_at'], cells: (r) => [utc(r.completedAt)] },
   lineItems: { names: ['line_item_count'], cells: (r) => [String(r.lineItemCount)] },
   type: { names: ['type'], cells: (r) => [r.type] },
+  tags: { names: ['tags'], cells: (r) => [(r.tags ?? []).join(';')] },
   id: { names: ['id'], cells: (r) => [r.id] },
 };
 

@@ -111,7 +111,7 @@ async function fromIndex(rt: Runtime, input: ExportInput, signal: AbortSignal): 
   const job: ExportJob = {
     target: spec.target,
     count: compiled(queries.exportCountQuery(input, plan)),
-    rows: compiled(queries.exportQuery(input, plan)),
+    rows: compiled(queries.exportQuery(input, plan, Boolean(input.columns?.includes('tags')))),
     rowsPerChunk: ROWS_PER_CHUNK,
     port: port1,
   };
@@ -265,14 +265,20 @@ async function live(rt: Runtime, context: RequestContext, input: ExportInput, si
     );
   }
   const asOf = first.done ? new Date().toISOString() : first.value.fetchedAt;
+  // Its tags (section 16) when the file shows them: one read of the tags' index a page.
+  const withTags = input.columns?.includes('tags');
+  const records = async (page: Collection[]): Promise<ExportRecord[]> => {
+    if (!withTags) return page.map(toRecord);
+    const tags = await rt.annotations.tagsOf(page.map((c) => c.id)).catch(() => new Map<string, { name: string }[]>());
+    return page.map((c) => ({ ...toRecord(c), tags: (tags.get(c.id) ?? []).map((t) => t.name) }));
+  };
+  const firstRecords = first.done ? [] : await records(first.value.records);
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controller.enqueue(encoder.encode(csvHeader(options)));
-        if (!first.done && first.value.records.length)
-          controller.enqueue(
-            encoder.encode(csvRows(first.value.records.map(toRecord), first.value.fetchedAt, options)),
-          );
+        if (!first.done && firstRecords.length)
+          controller.enqueue(encoder.encode(csvRows(firstRecords, first.value.fetchedAt, options)));
         if (first.done) {
           end();
           controller.close();
@@ -286,7 +292,7 @@ async function live(rt: Runtime, context: RequestContext, input: ExportInput, si
             controller.close();
             return;
           }
-          controller.enqueue(encoder.encode(csvRows(next.value.records.map(toRecord), next.value.fetchedAt, options)));
+          controller.enqueue(encoder.encode(csvRows(await records(next.value.records), next.value.fetchedAt, options)));
         } catch (error) {
           end();
           // A person who cancelled (the request's signal) is no failure; `end` has aborted `stop` by now.

@@ -27,5 +27,6 @@ export function fromIndexRow(row: ExportRow, keys: BlindKeys, accountKey: string
     lineItemCount: Number(row.line_item_count),
     methods: row.methods ? (JSON.parse(row.methods) as string[]) : null,
     followUp: row.follow_up ? (JSON.parse(row.follow_up) as { enabled: boolean; channels: string[] }) : null,
+    ...(row.tags ? { tags: row.tags.split(';').sort() } : {}),
   };
 }

@@ -1,6 +1,14 @@
 import 'server-only';
 import type { Overview, PerDayOf, Range } from '@/lib/api/overview';
-import { defaults, filterSchema, isIndexed, type ListState, type SearchState } from '@/lib/api/list-state';
+import { tagQuery } from '@/lib/api/annotations';
+import {
+  defaults,
+  filterSchema,
+  isIndexed,
+  listStateSchema,
+  type ListState,
+  type SearchState,
+} from '@/lib/api/list-state';
 import { assertContext, type RequestContext } from '../context';
 import { listCollections } from '../data';
 import { AppError } from '../errors';
@@ -9,7 +17,7 @@ import { audited, searchKind, searchTarget } from '../audit/audit';
 import { closedUnder, isStatementTimeout, storeFault } from '../database/connect';
 import { getConfig } from '../env';
 import { presentSummaries, presentSummary } from '../contact-details';
-import type { CollectionSummary, IndexPage } from '../search-index/read';
+import type { CollectionSummary, IndexPage, MatchedField } from '../search-index/read';
 import { readingOf, type Reading } from '../search-index/read/reading';
 import type { Runtime } from '../runtime';
 import { annotated } from './annotate';
@@ -87,6 +95,18 @@ const searchDetail = (q: string, page: number, result: { meta: { count: number }
 /** `/api/search` and the `/search` page. */
 export async function searchCollections(rt: Runtime, context: RequestContext, state: SearchState & { q: string }) {
   assertContext(context);
+  // `tag:vip amara` (section 16): the list of that tag, searched for the rest.
+  const tagged = tagQuery(state.q);
+  if (tagged) {
+    const listed = await indexedCollections(rt, context, {
+      ...defaults(listStateSchema),
+      tag: tagged.tags,
+      q: tagged.rest,
+      page: state.page,
+      limit: state.limit,
+    });
+    return annotated(rt, { ...listed, data: listed.data.map((row) => ({ matched: [] as MatchedField[], ...row })) });
+  }
   return audited(
     rt.audit,
     context,

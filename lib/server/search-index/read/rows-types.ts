@@ -23,7 +23,11 @@ export const NARROW_COLUMNS = [
   'collections.updated_at',
 ] as const;
 /** What the export reads of a row. */
-export type ExportRow = NarrowRow & Omit<DetailRow, 'account' | 'id' | 'line_item_totals'>;
+export type ExportRow = NarrowRow &
+  Omit<DetailRow, 'account' | 'id' | 'line_item_totals'> & {
+    /** Its tags' names, `;`-joined, when the file shows them (section 16). */
+    tags?: string | null;
+  };
 
 export type NarrowRow = Pick<
   AppDatabase['collections'],
