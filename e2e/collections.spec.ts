@@ -413,7 +413,7 @@ test.describe('the collections list', () => {
     const link = rows.first().getByRole('link', { name: data[0]!.reference, exact: true });
     await page.getByRole('heading', { level: 1, name: 'Collections' }).click();
     // Past the shell and the filters (a date input is three stops: day, month, year).
-    for (let presses = 0; presses < 40 && !(await isFocused(link)); presses++) await page.keyboard.press('Tab');
+    for (let presses = 0; presses < 50 && !(await isFocused(link)); presses++) await page.keyboard.press('Tab');
     await expect(link).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL((url) => url.pathname === `/collections/${data[0]!.id}`);

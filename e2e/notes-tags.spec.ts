@@ -128,7 +128,31 @@ test('the team’s notes and tags: add, delete, a contact’s note on its other 
   await expect(rows.nth(1).getByRole('img', { name: 'Has notes' })).toBeVisible();
   await expect(grace.getByRole('button', { name: `Remove the tag filter ${tag}` })).toBeVisible();
 
-  // 8. Many at once by a list state; the export by tag holds its names.
+  // 8. Rows ticked on a page, tagged at once; the tag's list holds them.
+  const vip = `vip-${run}`;
+  expect((await admin.request.post('/api/tags', { data: { name: vip, colour: 'purple' } })).status()).toBe(201);
+  await grace.goto('/collections?sort=-amount&limit=10');
+  const page1 = grace.getByRole('region', { name: 'Collections table' }).getByRole('row');
+  await expect(page1).toHaveCount(11);
+  const shown = (await grace.request.get('/api/collections?sort=-amount&limit=10').then((r) => r.json())) as {
+    data: Collection[];
+  };
+  const [a, b] = shown.data as [Collection, Collection];
+  const tick = grace.getByRole('checkbox', { name: `Select ${a.reference}`, exact: true });
+  await expectHydrated(tick);
+  await tick.check();
+  await grace.getByRole('checkbox', { name: `Select ${b.reference}`, exact: true }).check();
+  await grace.getByRole('button', { name: 'Tag selected (2)' }).click();
+  await grace.getByRole('radio', { name: vip }).check();
+  await grace.getByRole('button', { name: 'Tag 2 collections' }).click();
+  await expect(grace.getByRole('status').filter({ hasText: `Tagged 2 of 2 collections ${vip}` })).toBeVisible();
+  await expect(tick).not.toBeChecked();
+  await grace.getByRole('checkbox', { name: 'Select all on this page' }).check();
+  await expect(grace.getByRole('button', { name: 'Tag selected (10)' })).toBeVisible();
+  const tagged = (await (await grace.request.get(`/api/collections?tag=${vip}`)).json()) as { data: Collection[] };
+  expect(tagged.data.map((c) => c.id).sort()).toEqual([a.id, b.id].sort());
+
+  // 9. Many at once by a list state; the export by tag holds its names.
   const bulk = await grace.request.post(`/api/tags/${tag}/collections`, {
     data: { query: `currency=${first.amount.currency}` },
   });
@@ -146,7 +170,7 @@ test('the team’s notes and tags: add, delete, a contact’s note on its other 
   expect(cells).toHaveLength(same);
   expect(cells.every((row) => row[1] === tag)).toBe(true);
 
-  // 9. Bad input: an unknown tag is a 404 naming it; an over-long note a 400 naming the field.
+  // 10. Bad input: an unknown tag is a 404 naming it; an over-long note a 400 naming the field.
   const unknown = await grace.request.put(`/api/collections/${first.id}/tags`, { data: { tags: [`nope-${run}`] } });
   expect(unknown.status()).toBe(404);
   expect((await unknown.json()).message).toContain(`nope-${run}`);
@@ -154,7 +178,7 @@ test('the team’s notes and tags: add, delete, a contact’s note on its other 
   expect(long.status()).toBe(400);
   expect((await long.json()).message).toMatch(/^Invalid text/);
 
-  // 10. The audit log holds each step.
+  // 11. The audit log holds each step.
   const audit = await (await admin.request.get('/api/audit?limit=100')).json();
   const actions = new Set((audit.data as { action: string }[]).map((e) => e.action));
   for (const action of ['tag_create', 'note_add', 'note_delete', 'tag_apply']) expect(actions).toContain(action);

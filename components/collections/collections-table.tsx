@@ -4,7 +4,7 @@ import { keepPreviousData, noop, useQuery, useQueryClient } from '@tanstack/reac
 import { flexRender, useTable } from '@tanstack/react-table';
 import Link from '@/components/account/account-scope';
 import { usePageAccount, useRouter } from '@/components/account/account-scope';
-import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ChangeEvent, type MouseEvent, type ReactNode } from 'react';
 import { useZone } from '@/components/ui/zone';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SkipToPagination } from '@/components/ui/skip-link';
@@ -12,7 +12,16 @@ import { formatDateTime, zoneName } from '@/lib/format/dates';
 import { DateTime } from '@/components/ui/date-time';
 import type { ErrorCode } from '@/lib/api/error-codes';
 import { ErrorState } from '@/components/ui/error-state';
-import { lastPage as lastPageOf, viewHref, viewQuery, type ListPath, type ListState } from '@/lib/api/list-state';
+import {
+  filterSchema,
+  lastPage as lastPageOf,
+  stateQuery,
+  viewHref,
+  viewQuery,
+  type ListPath,
+  type ListState,
+} from '@/lib/api/list-state';
+import { TagSelectedControl } from '@/components/tags/tag-selected-control';
 import type { SavedView } from '@/lib/api/views';
 import { ViewsControl } from '@/components/views/views-control';
 import type { CollectionRow, RowFallback } from '@/lib/query/rows';
@@ -97,6 +106,32 @@ export function CollectionsTable({
     return () => clearTimeout(timer);
   }, [copied]);
 
+  // Rows ticked for "Tag selected" (section 16): this page's only, forgotten when the page changes.
+  const pageKey = viewHref(path, state);
+  const [selection, setSelection] = useState<{ key: string; ids: ReadonlySet<string> }>({ key: '', ids: new Set() });
+  const selected: ReadonlySet<string> = selection.key === pageKey ? selection.ids : new Set();
+  /**
+   * The row checkboxes are plain inputs in the Reference cells (no component per row): one change handler on
+   * the table reads which are ticked; "Select all on this page" ticks or clears them all.
+   */
+  function onSelect(event: ChangeEvent<HTMLTableElement>) {
+    const target = event.target as unknown as HTMLInputElement;
+    const boxes = [...event.currentTarget.querySelectorAll<HTMLInputElement>('input[data-select]')];
+    if (target.dataset.selectAll !== undefined) for (const box of boxes) box.checked = target.checked;
+    else if (target.dataset.select === undefined) return;
+    const all = event.currentTarget.querySelector<HTMLInputElement>('input[data-select-all]');
+    const ticked = boxes.filter((box) => box.checked);
+    if (all) all.checked = ticked.length > 0 && ticked.length === boxes.length;
+    setSelection({ key: pageKey, ids: new Set(ticked.map((box) => box.dataset.select!)) });
+  }
+  function clearSelection() {
+    for (const box of document.querySelectorAll<HTMLInputElement>('input[data-select], input[data-select-all]'))
+      box.checked = false;
+    setSelection({ key: pageKey, ids: new Set() });
+  }
+  const [tagged, setTagged] = useState('');
+  const selecting = !accountNames;
+
   const [shown, setShown] = useState<readonly ListColumnId[]>(initialColumns);
   function chooseColumns(next: ListColumnId[]) {
     // Without a view the choice is remembered for this browser; within one it is the view's change to save.
@@ -115,6 +150,7 @@ export function CollectionsTable({
         shown,
         account,
         accountNames,
+        selectable: !accountNames,
       }),
     [minorUnits, matched, state.q, zone, copied, shown, account, accountNames],
   );
@@ -216,10 +252,25 @@ export function CollectionsTable({
           <div className="mb-2 flex flex-wrap items-start justify-between gap-2 max-sm:relative">
             {live ? <ListSummary count={count} at={query.dataUpdatedAt} /> : <span />}
             <div className="flex gap-2">
+              {selecting ? (
+                <TagSelectedControl
+                  selected={[...selected]}
+                  count={count}
+                  query={path === '/collections' ? stateQuery(filterSchema, state) : null}
+                  onDone={(message) => {
+                    setTagged(message);
+                    clearSelection();
+                    void queryClient.invalidateQueries();
+                  }}
+                />
+              ) : null}
               {viewsControl}
               <ColumnsControl shown={shown} onChange={chooseColumns} />
             </div>
           </div>
+          <p role="status" className={tagged ? 'mb-2 text-sm' : 'sr-only'}>
+            {tagged}
+          </p>
           <SkipToPagination />
           <div
             role="region"
@@ -228,6 +279,7 @@ export function CollectionsTable({
             className="overflow-x-auto rounded-lg border border-zinc-200 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800"
           >
             <table
+              onChange={selecting ? onSelect : undefined}
               aria-busy={busy}
               className={`list-cards w-full text-left text-sm transition-opacity ${busy ? 'opacity-60' : ''}`}
             >

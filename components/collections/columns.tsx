@@ -144,7 +144,10 @@ export function collectionColumns({
   shown = DEFAULT_COLUMNS,
   account = null,
   accountNames,
+  selectable = false,
 }: {
+  /** Row checkboxes in the Reference cells and "Select all on this page" in its header (Tag selected). */
+  selectable?: boolean;
   /** A search of every account: the accounts' names, for an Account column after the reference. */
   accountNames?: Record<string, string>;
   /** The page's account (null with one account): every link names it, or the row's own (a search of all). */
@@ -173,9 +176,30 @@ export function collectionColumns({
     );
   const defs = {
     reference: column.accessor('reference', {
-      header: 'Reference',
+      header: () =>
+        selectable ? (
+          <>
+            <input
+              type="checkbox"
+              data-select-all=""
+              aria-label="Select all on this page"
+              className="mr-2 align-middle"
+            />
+            Reference
+          </>
+        ) : (
+          'Reference'
+        ),
       cell: ({ row }) => (
         <>
+          {selectable ? (
+            <input
+              type="checkbox"
+              data-select={row.original.id}
+              aria-label={`Select ${row.original.reference || row.original.id}`}
+              className="mr-2 align-middle"
+            />
+          ) : null}
           {/* A plain anchor: the table's click handler turns a plain click into a client-side
         navigation, so 100 rows do not each mount a <Link> (its hooks cost render and hydration time). */}
           <a href={linked(`/collections/${row.original.id}`, row.original)} className="link-strong ref">

@@ -3,7 +3,7 @@
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useRouter } from '@/components/account/account-scope';
 import { withAccount } from '@/lib/accounts/href';
-import { tagQuery, tagQueryHref } from '@/lib/api/annotations';
+import { tagQuery, tagQueryHref } from '@/lib/api/tag-names';
 import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { parseOpenTarget } from '@/lib/api/open-target';
 import { label } from '@/lib/format/labels';

@@ -1,6 +1,8 @@
 'use client';
 
 import { useState, useTransition } from 'react';
+import type { DeferredProps } from '@/components/ui/deferred';
+import { EDIT_TAGS_BUTTON } from './tag-buttons';
 import Link, { useRouter } from '@/components/account/account-scope';
 import { Button } from '@/components/ui/button';
 import { Popover } from '@/components/ui/popover';
@@ -15,9 +17,17 @@ type TagOption = { name: string; colour: TagColour };
  * "Edit tags" on a record (section 16): the account's tags as checkboxes, those it holds ticked; "Save tags"
  * sets them whole and the page is read again. Anyone signed in may; the vocabulary is the admins' (Tags).
  */
-export function EditTags({ id, vocabulary, held }: { id: string; vocabulary: TagOption[]; held: string[] }) {
+export type EditTagsProps = { id: string; vocabulary: TagOption[]; held: string[] };
+
+export default function EditTags({
+  id,
+  vocabulary,
+  held,
+  initialOpen = false,
+  focusOnMount = false,
+}: EditTagsProps & DeferredProps) {
   const router = useRouter();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(initialOpen);
   const [chosen, setChosen] = useState(() => new Set(held));
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -39,11 +49,12 @@ export function EditTags({ id, vocabulary, held }: { id: string; vocabulary: Tag
     <Popover
       label="Edit tags"
       open={open}
+      focusOnMount={focusOnMount}
       onOpenChange={(next) => {
         setOpen(next);
         if (next) setChosen(new Set(held));
       }}
-      buttonClassName="rounded-md px-2 py-1 text-sm font-medium ring-1 ring-inset ring-zinc-300 hover:bg-zinc-50 dark:ring-zinc-700 dark:hover:bg-zinc-800"
+      buttonClassName={EDIT_TAGS_BUTTON}
       panelClassName="w-72"
     >
       {vocabulary.length ? (

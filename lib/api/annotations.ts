@@ -1,5 +1,7 @@
 import { holdsControl } from './control-characters';
 
+export { isTagName, TAG_NAME_MAX, tagKey, tagNameProblem, tagQuery, tagQueryHref } from './tag-names';
+
 /**
  * Notes and tags (contract section 16): what the team knows about a collection, kept beside it in the
  * application's database. Browser-safe (no zod: the record page and the list ship it); the server checks
@@ -8,7 +10,6 @@ import { holdsControl } from './control-characters';
 export const NOTE_MAX = 2_000;
 /** How long the author may take their note back; admins may delete any at any time. */
 export const NOTE_DELETE_WINDOW_MS = 15 * 60_000;
-export const TAG_NAME_MAX = 40;
 export const TAGS_PER_ACCOUNT = 200;
 export const TAGS_PER_COLLECTION = 20;
 /** The most ids one bulk tagging names; a list state tags up to BULK_QUERY_MAX rows. */
@@ -18,19 +19,6 @@ export const BULK_QUERY_MAX = 100_000;
 export const TAG_COLOURS = ['grey', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
 export type TagColour = (typeof TAG_COLOURS)[number];
 export const DEFAULT_TAG_COLOUR: TagColour = 'grey';
-
-const TAG_NAME = /^[\p{L}\p{N}_-]+$/u;
-
-/** Why a tag name cannot be used, as the 400 says it after `Invalid name: `; null when it can. */
-export function tagNameProblem(raw: string): string | null {
-  if (!raw) return 'name must not be empty';
-  if ([...raw].length > TAG_NAME_MAX) return `name must be at most ${TAG_NAME_MAX} characters`;
-  if (!TAG_NAME.test(raw)) return 'name must be letters, digits, - and _ only';
-  return null;
-}
-export const isTagName = (raw: unknown): raw is string => typeof raw === 'string' && tagNameProblem(raw) === null;
-/** Tags are one per name whatever its case: "VIP" and "vip" are one tag. */
-export const tagKey = (name: string) => name.normalize('NFC').toLocaleLowerCase('en');
 
 /** Why a note's text cannot be kept, after `Invalid text: `; null when it can. */
 export function noteProblem(raw: string): string | null {
@@ -93,29 +81,3 @@ export type AnnotationEvent =
 
 /** What a list page's `meta.annotations` says of a row: its tags and whether it has notes. */
 export type RowAnnotations = { tags: { name: string; colour: TagColour }[]; notes: boolean };
-
-/**
- * `tag:<name>` typed in the search box (section 16): the tags it names and the rest of the text, or null when
- * it names none. "tag:vip tag:disputed amara" is the list of either tag, searched for "amara".
- */
-export function tagQuery(q: string): { tags: string[]; rest: string | undefined } | null {
-  const tags: string[] = [];
-  const rest = q
-    .split(/\s+/)
-    .filter((word) => {
-      const match = /^tag:(.+)$/i.exec(word);
-      if (match && isTagName(match[1])) tags.push(match[1]!);
-      return !(match && isTagName(match[1]));
-    })
-    .join(' ')
-    .trim();
-  return tags.length ? { tags: [...new Set(tags)].slice(0, 20), rest: rest || undefined } : null;
-}
-
-/** The list a `tag:` search opens: `/collections?tag=…&q=…`. */
-export function tagQueryHref(found: { tags: string[]; rest: string | undefined }): string {
-  const search = new URLSearchParams();
-  if (found.rest) search.set('q', found.rest);
-  for (const tag of found.tags) search.append('tag', tag);
-  return `/collections?${search}`;
-}

@@ -1,4 +1,4 @@
-import { isTagName, TAG_NAME_MAX } from './annotations';
+import { isTagName, TAG_NAME_MAX } from './tag-names';
 import { holdsControl } from './control-characters';
 import { isContactId } from './ids';
 

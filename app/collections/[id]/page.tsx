@@ -29,7 +29,7 @@ import Link from '@/components/account/account-scope';
 import { pageRuntime } from '@/lib/server/page-runtime';
 import { annotationEvents, notesForPage, tagsForPage } from '@/lib/server/reads/annotations-page';
 import { NotesCard } from '@/components/notes/notes-card';
-import { EditTags } from '@/components/tags/edit-tags';
+import { EditTagsControl } from '@/components/tags/edit-tags-control';
 import { TagList } from '@/components/tags/tag-chip';
 import { seesContactDetails } from '@/lib/server/contact-details';
 
@@ -149,7 +149,7 @@ async function RecordTags({ id }: { id: string }) {
       ) : (
         <span className="text-sm text-zinc-600 dark:text-zinc-400">None</span>
       )}
-      <EditTags id={id} vocabulary={tags.vocabulary} held={tags.held.map((t) => t.name)} />
+      <EditTagsControl id={id} vocabulary={tags.vocabulary} held={tags.held.map((t) => t.name)} />
     </div>
   );
 }

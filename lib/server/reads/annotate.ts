@@ -2,7 +2,7 @@ import 'server-only';
 import type { RowAnnotations } from '@/lib/api/annotations';
 import type { Runtime } from '../runtime';
 
-type Annotatable = { data: { id: string; contact: { id?: string } }[]; meta: Record<string, unknown> };
+type Annotatable = { data: { id: string; contact?: { id?: string } }[]; meta: Record<string, unknown> };
 
 /**
  * A list page with what the team added to its rows (section 16): `meta.annotations`, by id, each row's tags
@@ -13,13 +13,13 @@ type Annotatable = { data: { id: string; contact: { id?: string } }[]; meta: Rec
 export async function annotated<P extends Annotatable>(rt: Runtime, page: P): Promise<P> {
   const ids = page.data.map((r) => r.id);
   if (!ids.length) return page;
-  const contacts = [...new Set(page.data.flatMap((r) => (r.contact.id ? [r.contact.id] : [])))];
   try {
+    const contacts = [...new Set(page.data.flatMap((r) => (r.contact?.id ? [r.contact.id] : [])))];
     const [tags, noted] = await Promise.all([rt.annotations.tagsOf(ids), rt.annotations.noted(ids, contacts)]);
     const annotations: Record<string, RowAnnotations> = {};
     for (const row of page.data) {
       const held = tags.get(row.id);
-      const notes = noted.collections.has(row.id) || (row.contact.id ? noted.contacts.has(row.contact.id) : false);
+      const notes = noted.collections.has(row.id) || (row.contact?.id ? noted.contacts.has(row.contact.id) : false);
       if (held || notes) annotations[row.id] = { tags: held ?? [], notes };
     }
     return { ...page, meta: { ...page.meta, annotations } };
