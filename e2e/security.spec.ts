@@ -158,13 +158,23 @@ test.describe('the gate and headers in every /api route (outside the proxy)', ()
       .replace('/collections/[id]', `/collections/${ids.collection}`)
       .replace('/providers/[id]', `/providers/${ids.provider}`)
       .replace('/views/[id]', '/views/view_nosuchview')
+      .replace('/notes/[noteId]', '/notes/note_nosuchnote')
+      .replace('/tags/[name]', '/tags/nosuchtag')
       .replace('/[...path]', '/no/such/route');
   /** The routes that change something (saved views): their write methods beside GET. */
   const WRITES: Record<string, string[]> = {
     '/api/views': ['POST'],
     '/api/views/view_nosuchview': ['PUT', 'DELETE'],
     '/api/drift': ['POST'],
+    '/api/tags': ['POST'],
+    '/api/tags/nosuchtag': ['PUT', 'DELETE'],
+    '/api/tags/nosuchtag/collections': ['POST'],
+    '/api/notes/note_nosuchnote': ['DELETE'],
   };
+  /** Notes and tags of a record or a contact (section 16): their writes, by the path's shape. */
+  const writesOf = (path: string) =>
+    WRITES[path] ??
+    (/\/notes$/.test(path) ? ['POST'] : /^\/api\/collections\/[^/]+\/tags$/.test(path) ? ['PUT'] : undefined);
 
   const expectApiHeaders = (headers: Record<string, string>, where: string) => {
     expect(headers['content-security-policy'], where).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
@@ -225,12 +235,12 @@ test.describe('the gate and headers in every /api route (outside the proxy)', ()
         if (path === '/api/no/such/route') {
           expect(res.status(), where).toBe(404);
           expect(await res.json(), where).toEqual({ status: 'error', message: 'No such API route', code: 'not_found' });
-        } else if (WRITES[path]?.includes(method)) {
+        } else if (writesOf(path)?.includes(method)) {
           // A write without a JSON body: refused by name, after the gate.
           expect(res.status(), where).toBe(400);
         } else if (method !== 'GET') {
           expect(res.status(), where).toBe(405);
-          expect(res.headers()['allow'], where).toBe(['GET', ...(WRITES[path] ?? [])].join(', '));
+          expect(res.headers()['allow'], where).toBe(['GET', ...(writesOf(path) ?? [])].join(', '));
         } else expect(res.status(), where).toBeLessThan(500);
       }
     }

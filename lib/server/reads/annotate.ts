@@ -22,7 +22,8 @@ export async function annotated<P extends Annotatable>(rt: Runtime, page: P): Pr
       const notes = noted.collections.has(row.id) || (row.contact?.id ? noted.contacts.has(row.contact.id) : false);
       if (held || notes) annotations[row.id] = { tags: held ?? [], notes };
     }
-    return { ...page, meta: { ...page.meta, annotations } };
+    // Absent when no row has any: a page of plain rows keeps the envelope it always had.
+    return Object.keys(annotations).length ? { ...page, meta: { ...page.meta, annotations } } : page;
   } catch {
     return page;
   }
