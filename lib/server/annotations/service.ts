@@ -13,7 +13,7 @@ import {
   type NoteRow,
 } from './notes-store';
 import { noteAad, noteSeal, type NoteSeal } from './seal';
-import { listTags, tagChangesOf, tagsOf, tagByName } from './tags-store';
+import { listTags, tagChangesOf, tagsOf } from './tags-store';
 import { setTags, tagMany } from './tagging';
 import { changeTag, createTag, deleteTag } from './vocabulary';
 
@@ -98,10 +98,6 @@ export function createAnnotations(deps: {
 
     async tags(counts = false): Promise<Tag[]> {
       return (await listTags(db, account, counts)).map(toTag);
-    },
-    tag: async (name: string) => {
-      const row = await tagByName(db, account, name);
-      return row && toTag(row as Parameters<typeof toTag>[0]);
     },
     createTag: async (name: string, colour: TagColour) => toTag(await createTag(db, account, name, colour)),
     changeTag: async (name: string, change: { name?: string; colour?: TagColour }) => {
