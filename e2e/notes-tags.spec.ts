@@ -181,7 +181,25 @@ test('the team’s notes and tags: add, delete, a contact’s note on its other 
   expect(cells).toHaveLength(same);
   expect(cells.every((row) => row[1] === tag)).toBe(true);
 
-  // 10. Bad input: an unknown tag is a 404 naming it; an over-long note a 400 naming the field.
+  // 10. The tag's overview, from the Tags page: its figures count those rows; the tag comes off by its chip.
+  await grace.goto('/tags');
+  await grace.getByRole('link', { name: `Overview of the collections tagged ${tag}` }).click();
+  await expect(grace).toHaveURL(new RegExp(`/overview\\?tag=${tag}$`));
+  await expect(grace.getByText('Collections tagged (any of):')).toBeVisible();
+  await expect(grace.getByRole('link', { name: 'List them' })).toHaveAttribute('href', `/collections?tag=${tag}`);
+  const figures = (await (await grace.request.get(`/api/overview?range=all&tag=${tag}`)).json()) as {
+    data: { tag: string[]; currencies: { currency: string; byStatus: { count: number }[] }[] };
+  };
+  expect(figures.data.tag).toEqual([tag]);
+  expect(figures.data.currencies.map((c) => c.currency)).toEqual([first.amount.currency]);
+  expect(figures.data.currencies[0]!.byStatus.reduce((n, s) => n + s.count, 0)).toBe(same);
+  await grace.getByRole('link', { name: `Remove the tag filter ${tag}` }).click();
+  await expect(grace).toHaveURL(/\/overview$/);
+  const badTag = await grace.request.get('/api/overview?tag=not%20a%20tag');
+  expect(badTag.status()).toBe(400);
+  expect((await badTag.json()).message).toMatch(/^Invalid tag/);
+
+  // 11. Bad input: an unknown tag is a 404 naming it; an over-long note a 400 naming the field.
   const unknown = await grace.request.put(`/api/collections/${first.id}/tags`, { data: { tags: [`nope-${run}`] } });
   expect(unknown.status()).toBe(404);
   expect((await unknown.json()).message).toContain(`nope-${run}`);
@@ -189,7 +207,7 @@ test('the team’s notes and tags: add, delete, a contact’s note on its other 
   expect(long.status()).toBe(400);
   expect((await long.json()).message).toMatch(/^Invalid text/);
 
-  // 11. The audit log holds each step.
+  // 12. The audit log holds each step.
   const audit = await (await admin.request.get('/api/audit?limit=100')).json();
   const actions = new Set((audit.data as { action: string }[]).map((e) => e.action));
   for (const action of ['tag_create', 'note_add', 'note_delete', 'tag_apply']) expect(actions).toContain(action);

@@ -11,6 +11,7 @@ import { overviewEveryAccount } from '@/lib/server/reads/overview-all';
 import { RangeNav } from '@/components/overview/range-nav';
 import { FreshnessLine } from '@/components/search-index/freshness';
 import { ChangesPanel } from '@/components/overview/changes-panel';
+import { TagScope } from '@/components/overview/tag-scope';
 import { focusRing } from '@/components/ui/button';
 import { DetailError } from '@/components/ui/detail-error';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -30,15 +31,16 @@ const notice =
   'my-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100';
 
 /**
- * `/overview?range=&currency=`: first a table with a row per currency (what is outstanding, what came in,
+ * `/overview?range=&currency=&tag=`: first a table with a row per currency (what is outstanding, what came in,
  * the completion rate, the median time to complete); a row's currency opens that currency's cards, status
  * table and charts beneath it (`currency=`). Every figure comes from the index's roll-ups and links to the
- * rows it counts; without a currency, no chart is drawn and no day's roll-up is read.
+ * rows it counts; without a currency, no chart is drawn and no day's roll-up is read. With tags, the
+ * figures of the collections holding any of them (from their rows), every link keeping the tags.
  */
 export default async function OverviewPage({ searchParams }: Props) {
   const rt = await pageRuntime();
   // proxy.ts has already redirected an unknown range; this only fills in the default.
-  const { range, currency } = correctOverviewState(toSearchParams(await searchParams)).value;
+  const { range, currency, tag } = correctOverviewState(toSearchParams(await searchParams)).value;
   const context = await requestContext().catch(() => unauthorized());
   const config = getConfig();
   const minorUnits = config.amountMinorUnits;
@@ -65,20 +67,21 @@ export default async function OverviewPage({ searchParams }: Props) {
       </AccountScope>
     );
   }
-  const result = await indexOverview(rt, context, range, currency === undefined ? 'none' : { currency }).catch(
+  const result = await indexOverview(rt, context, range, currency === undefined ? 'none' : { currency }, tag).catch(
     (error: unknown) => toFailure(error, 'collections'),
   );
 
   const header = (
     <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
       <h1 className="text-xl font-semibold tracking-tight">Overview</h1>
-      <RangeNav range={range} currency={currency} />
+      <RangeNav range={range} currency={currency} tag={tag} />
     </div>
   );
   const heading = (
     <>
       {header}
       {scope}
+      {tag?.length ? <TagScope range={range} currency={currency} tag={tag} /> : null}
     </>
   );
 
@@ -121,7 +124,13 @@ export default async function OverviewPage({ searchParams }: Props) {
       {heading}
       <FreshnessLine freshness={result.index} />
       {elsewhere ? (
-        <NothingInRange range={range} currency={currency} latest={overview.latestActivity!} offers={elsewhere} />
+        <NothingInRange
+          range={range}
+          currency={currency}
+          tag={tag}
+          latest={overview.latestActivity!}
+          offers={elsewhere}
+        />
       ) : null}
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         Figures are per currency, never summed across currencies; outstanding is what is pending, all time; days are UTC
@@ -132,6 +141,12 @@ export default async function OverviewPage({ searchParams }: Props) {
       </p>
       {overview.currencies.length ? (
         <CurrencyTable overview={overview} range={range} selected={currency} minorUnits={minorUnits} />
+      ) : tag?.length ? (
+        <div className="mt-4">
+          <EmptyState title="No collections hold these tags">
+            Tag collections from their page (“Edit tags”) or from a list (“Tag selected”): their figures show here.
+          </EmptyState>
+        </div>
       ) : (
         <div className="mt-4">
           <EmptyState title="No collections indexed yet">
@@ -147,14 +162,14 @@ export default async function OverviewPage({ searchParams }: Props) {
           overview={overview}
           range={range}
           minorUnits={minorUnits}
-          closeHref={overviewHref({ range })}
+          closeHref={overviewHref({ range, tag })}
         />
       ) : currency !== undefined && overview.currencies.length ? (
         <p role="status" className={notice}>
           No collections in {currency} are indexed: pick a currency in the table to see its cards and charts.
         </p>
       ) : null}
-      <ChangesPanel changes={overview.changes} />
+      <ChangesPanel changes={overview.changes} tag={tag} />
     </>
   );
 }
@@ -163,11 +178,13 @@ export default async function OverviewPage({ searchParams }: Props) {
 function NothingInRange({
   range,
   currency,
+  tag,
   latest,
   offers,
 }: {
   range: Range;
   currency: string | undefined;
+  tag: string[] | undefined;
   latest: string;
   offers: Range[];
 }) {
@@ -178,7 +195,7 @@ function NothingInRange({
       {offers.map((r, i) => (
         <span key={r}>
           {i ? ' / ' : ''}
-          <Link href={overviewHref({ range: r, currency })} className={`font-medium underline ${focusRing}`}>
+          <Link href={overviewHref({ range: r, currency, tag })} className={`font-medium underline ${focusRing}`}>
             {r === 'all' ? 'All time' : `Show the ${RANGE_LABELS[r].toLowerCase()}`}
           </Link>
         </span>

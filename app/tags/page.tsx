@@ -3,6 +3,7 @@ import Link from '@/components/account/account-scope';
 import { TagForm, TagRowActions } from '@/components/tags/tags-manager';
 import { tagChip } from '@/components/tags/tag-chip';
 import { EmptyState } from '@/components/ui/empty-state';
+import { DEFAULT_RANGE, overviewHref } from '@/lib/api/overview';
 import { isAdmin, requestContext } from '@/lib/server/context';
 import { pageRuntime } from '@/lib/server/page-runtime';
 import { listTags } from '@/lib/server/reads/tags';
@@ -49,6 +50,9 @@ export default async function TagsPage() {
               <th scope="col" className="py-2 pr-4 text-right font-medium">
                 Collections
               </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Figures
+              </th>
               {admin ? (
                 <th scope="col" className="py-2 font-medium">
                   Change
@@ -67,6 +71,15 @@ export default async function TagsPage() {
                     aria-label={`${tag.count.toLocaleString('en')} collections tagged ${tag.name}`}
                   >
                     {tag.count.toLocaleString('en')}
+                  </Link>
+                </td>
+                <td className="py-2 pr-4">
+                  <Link
+                    href={overviewHref({ range: DEFAULT_RANGE, tag: [tag.name] })}
+                    className="text-sky-800 underline-offset-2 hover:underline dark:text-sky-300"
+                    aria-label={`Overview of the collections tagged ${tag.name}`}
+                  >
+                    Overview
                   </Link>
                 </td>
                 {admin ? (

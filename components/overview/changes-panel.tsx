@@ -10,10 +10,11 @@ const nf = new Intl.NumberFormat('en');
 /**
  * The Overview's "Changes" (contract section 14): the last 24 hours' status changes the index saw, by kind
  * (Pending → Completed: 41), each a link to the list of those collections (`change` and `changedSince`).
- * The upstream emits no events: these are what the dashboard's own sync saw change.
+ * The upstream emits no events: these are what the dashboard's own sync saw change. An overview narrowed to
+ * some tags counts (and links to) the tagged collections' changes.
  */
-export function ChangesPanel({ changes }: { changes: Overview['changes'] }) {
-  const base = defaults(listStateSchema);
+export function ChangesPanel({ changes, tag }: { changes: Overview['changes']; tag?: string[] }) {
+  const base = { ...defaults(listStateSchema), ...(tag?.length ? { tag } : {}) };
   return (
     <section aria-labelledby="changes" className="mt-4 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
       <h2 id="changes" className="font-semibold">

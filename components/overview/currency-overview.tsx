@@ -107,13 +107,13 @@ export function CurrencyOverviewSection({
         <Figure
           term="Outstanding (pending)"
           value={money(pending?.amount ?? 0)}
-          href={pending ? listHref({ status: ['pending'], currency: [c.currency] }) : undefined}
+          href={pending ? listHref({ status: ['pending'], currency: [c.currency] }, overview.tag) : undefined}
           note={`${nf.format(pending?.count ?? 0)} pending collection${pending?.count === 1 ? '' : 's'}, all time`}
         />
         <Figure
           term={`Completed ${range === 'all' ? 'all time' : RANGE_LABELS[range].toLowerCase()}`}
           value={money(c.completed.amount)}
-          href={listHref({ currency: [c.currency], ...completedInRange })}
+          href={listHref({ currency: [c.currency], ...completedInRange }, overview.tag)}
           note={
             <>
               {nf.format(c.completed.count)} completed
@@ -130,7 +130,7 @@ export function CurrencyOverviewSection({
         <Figure
           term="Completion rate"
           value={c.completionRate === null ? '—' : pct.format(c.completionRate)}
-          href={listHref({ currency: [c.currency], ...inRange })}
+          href={listHref({ currency: [c.currency], ...inRange }, overview.tag)}
           note={`of ${nf.format(c.created)} created ${range === 'all' ? 'all time' : RANGE_LABELS[range].toLowerCase()}`}
         />
         <Figure
@@ -153,7 +153,7 @@ export function CurrencyOverviewSection({
         headers={['Status', { label: 'Collections', right: true }, { label: 'Amount', right: true }]}
       >
         {c.byStatus.map((s) => {
-          const href = listHref({ status: [s.status], currency: [c.currency] });
+          const href = listHref({ status: [s.status], currency: [c.currency] }, overview.tag);
           return (
             <tr key={s.status} className="border-b border-zinc-100 last:border-0 dark:border-zinc-900">
               <th scope="row" className="px-3 py-2 font-normal">

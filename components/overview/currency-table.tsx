@@ -79,7 +79,7 @@ function CurrencyRow({
 }) {
   const money = (value: number) => formatAmount({ value, currency: c.currency }, { minorUnits });
   const pending = c.byStatus.find((s) => s.status === 'pending');
-  const detail = `${overviewHref({ range, currency: c.currency })}#${currencyAnchor(c.currency)}`;
+  const detail = `${overviewHref({ range, currency: c.currency, tag: overview.tag })}#${currencyAnchor(c.currency)}`;
   return (
     <tr className={current ? 'bg-sky-50 dark:bg-sky-950' : undefined}>
       <th scope="row" className="px-3 py-2 font-semibold">
@@ -94,7 +94,7 @@ function CurrencyRow({
       </th>
       <td className="px-3 py-2 text-right">
         {pending ? (
-          <Link href={listHref({ status: ['pending'], currency: [c.currency] })} className={link}>
+          <Link href={listHref({ status: ['pending'], currency: [c.currency] }, overview.tag)} className={link}>
             {money(pending.amount)}
           </Link>
         ) : (
@@ -103,7 +103,10 @@ function CurrencyRow({
         <span className={note}>{`${nf.format(pending?.count ?? 0)} pending`}</span>
       </td>
       <td className="px-3 py-2 text-right">
-        <Link href={listHref({ currency: [c.currency], ...completedInRange(range, overview.range) })} className={link}>
+        <Link
+          href={listHref({ currency: [c.currency], ...completedInRange(range, overview.range) }, overview.tag)}
+          className={link}
+        >
           {money(c.completed.amount)}
         </Link>
         <span className={note}>{`${nf.format(c.completed.count)} completed`}</span>

@@ -1,8 +1,12 @@
 import { collectionsHref, defaults, listStateSchema, type ListState } from '@/lib/api/list-state';
 import type { Overview, Range } from '@/lib/api/overview';
 
-/** The collections list with these filters (everything else at its default). */
-export const listHref = (filters: Partial<ListState>) => collectionsHref({ ...defaults(listStateSchema), ...filters });
+/**
+ * The collections list with these filters (everything else at its default), and the overview's tags when it is
+ * narrowed to some (`tag=`): a figure's link lists the rows it counts.
+ */
+export const listHref = (filters: Partial<ListState>, tag?: string[]) =>
+  collectionsHref({ ...defaults(listStateSchema), ...filters, ...(tag?.length ? { tag } : {}) });
 
 /** Created in the range (all time: no bound), as the completion rate counts them. */
 export const createdInRange = (range: Range, span: Overview['range']): Partial<ListState> =>

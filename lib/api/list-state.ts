@@ -129,7 +129,7 @@ function valueList(name: string): Field<string[] | undefined> {
 }
 
 /** Tag names (section 16), any of them: repeatable, or comma-separated; each a tag name's rule. */
-const tagField: Field<string[] | undefined> = {
+export const tagField: Field<string[] | undefined> = {
   ...optional(
     `tag must be up to 20 tag names, each 1 to ${TAG_NAME_MAX} letters, digits, - or _`,
     (raw) => {

@@ -1,5 +1,14 @@
 import { holdsControl } from './control-characters';
-import { INVALID, correctState, parseState, stateQuery, type Field, type Schema, type StateOf } from './list-state';
+import {
+  INVALID,
+  correctState,
+  parseState,
+  stateQuery,
+  tagField,
+  type Field,
+  type Schema,
+  type StateOf,
+} from './list-state';
 
 /**
  * The overview's URL state and answer (contract section 8). Plain TypeScript
@@ -48,14 +57,15 @@ const currencyField: Field<string | undefined> = {
 
 /**
  * `range`, and `currency`: one currency's cards, status table and charts beneath the table of every
- * currency (absent: the table alone, and the API's answer covers every currency).
+ * currency (absent: the table alone, and the API's answer covers every currency); `tag` (section 16, as the
+ * list reads it): only the collections holding any of those tags, counted from their rows.
  */
-export const overviewSchema = { range: rangeField, currency: currencyField } satisfies Schema;
+export const overviewSchema = { range: rangeField, currency: currencyField, tag: tagField } satisfies Schema;
 export type OverviewState = StateOf<typeof overviewSchema>;
 export const parseOverviewState = (search: URLSearchParams) => parseState(overviewSchema, search);
 export const correctOverviewState = (search: URLSearchParams) => correctState(overviewSchema, search);
 export const overviewHref = (state: Pick<OverviewState, 'range'> & Partial<OverviewState>) => {
-  const q = stateQuery(overviewSchema, { currency: undefined, ...state });
+  const q = stateQuery(overviewSchema, { currency: undefined, tag: undefined, ...state });
   return q ? `/overview?${q}` : '/overview';
 };
 /** The corrected `/overview` URL when the range is unknown or repeated (other parameters kept); else null. */
@@ -119,6 +129,8 @@ export type Overview = {
    * `since` (to the minute) is what each kind's link filters the list by.
    */
   changes: { since: string; kinds: { from: string; to: string; count: number }[] };
+  /** The tags the figures are narrowed to (`tag=`), as asked; absent when they count every collection. */
+  tag?: string[];
   asOf: string | null;
   coverage: number;
 };

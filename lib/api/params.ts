@@ -40,6 +40,15 @@ const amount = (what: string): ParamDoc => ({
   example: '500000',
 });
 
+/** `tag` (section 16), on the list's views and the overview. */
+const TAG_DOC: ParamDoc = {
+  type: 'string',
+  description:
+    'Only collections holding any of these tags (section 16): give tag again for each, or comma-separate them',
+  pattern: '^[\\p{L}\\p{N}_-]{1,40}(,[\\p{L}\\p{N}_-]{1,40}){0,19}$',
+  example: 'refund-requested',
+};
+
 /** The overview's `currency`: one currency (the list's `currency` takes a list). */
 export const OVERVIEW_PARAM_DOCS: Record<string, ParamDoc> = {
   currency: {
@@ -50,6 +59,7 @@ export const OVERVIEW_PARAM_DOCS: Record<string, ParamDoc> = {
     maxLength: 64,
     example: 'NGN',
   },
+  tag: { ...TAG_DOC, description: `${TAG_DOC.description}; the figures are then counted from their rows` },
 };
 
 export const PARAM_DOCS: Record<string, ParamDoc> = {
@@ -82,13 +92,7 @@ export const PARAM_DOCS: Record<string, ParamDoc> = {
     pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{3})?)?Z$',
     example: '2026-11-24T10:00Z',
   },
-  tag: {
-    type: 'string',
-    description:
-      'Only collections holding any of these tags (section 16): give tag again for each, or comma-separate them',
-    pattern: '^[\\p{L}\\p{N}_-]{1,40}(,[\\p{L}\\p{N}_-]{1,40}){0,19}$',
-    example: 'refund-requested',
-  },
+  tag: TAG_DOC,
   q: {
     type: 'string',
     description: 'Search text: an e-mail, a phone number or its last four digits, a name or a reference',

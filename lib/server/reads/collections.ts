@@ -270,9 +270,16 @@ export async function historyForPage(rt: Runtime, context: RequestContext, id: s
 
 /**
  * `/api/overview` and the `/overview` page: the roll-ups for a range, with the index's freshness; `perDay`
- * for every currency, one (`?currency=`, the page's detail) or none (the page's table alone).
+ * for every currency, one (`?currency=`, the page's detail) or none (the page's table alone). With `tags`
+ * (`tag=`), the figures and the day's changes of the collections holding any of them, from their rows.
  */
-export async function indexOverview(rt: Runtime, context: RequestContext, range: Range, perDayOf: PerDayOf = 'every') {
+export async function indexOverview(
+  rt: Runtime,
+  context: RequestContext,
+  range: Range,
+  perDayOf: PerDayOf = 'every',
+  tags: readonly string[] = [],
+) {
   assertContext(context);
   return audited(
     rt.audit,
@@ -285,19 +292,24 @@ export async function indexOverview(rt: Runtime, context: RequestContext, range:
       // The last day's changes, from a minute's start: the panel's links name the same instant.
       const since = new Date(Math.floor((Date.now() - 86_400_000) / 60_000) * 60_000).toISOString();
       const [figures, kinds, status] = await Promise.all([
-        guarded(rt, () => queries.overview(range, Date.now(), perDayOf)),
-        guarded(rt, () => queries.statusChanges(since)),
+        guarded(rt, () => queries.overview(range, Date.now(), perDayOf, tags)),
+        guarded(rt, () => queries.statusChanges(since, tags)),
         service.status(),
       ]);
       const data: Overview = {
         ...figures,
         changes: { since, kinds },
+        ...(tags.length ? { tag: [...tags] } : {}),
         asOf: status.asOf,
         coverage: status.coverage,
       };
       return { status: 'success' as const, message: 'Overview from the index', data, index: status };
     },
-    () => (typeof perDayOf === 'object' ? { range, currency: perDayOf.currency } : { range }),
+    () => ({
+      range,
+      ...(typeof perDayOf === 'object' ? { currency: perDayOf.currency } : {}),
+      ...(tags.length ? { tag: tags.join(',') } : {}),
+    }),
   );
 }
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { iso, type Change } from '../shared/history';
 import { HISTORY_SINCE } from '../shared/meta-keys';
 import type { ReadContext } from './context';
+import { taggedIds } from './rows';
 
 export type CollectionHistoryEntry = { seenAt: string; notSeenBefore: string; changes: Change[] };
 
@@ -46,15 +47,17 @@ export async function collectionHistory(
 export async function statusChanges(
   ctx: ReadContext,
   since: string,
+  tags: readonly string[] = [],
 ): Promise<{ from: string; to: string; count: number }[]> {
-  const rows = await ctx.reads
+  let q = ctx.reads
     .selectFrom('collection_history')
     .select(['status_from', 'status_to', sql<number | string>`count(distinct collection_history.id)`.as('n')])
     .where('account', '=', ctx.account)
     .where('seen_at', '>=', iso(since)!)
-    .where('status_from', 'is not', null)
-    .groupBy(['status_from', 'status_to'])
-    .execute();
+    .where('status_from', 'is not', null);
+  // Of the collections holding any of the tags (an overview narrowed by `tag=`).
+  if (tags.length) q = q.where('collection_history.id', 'in', taggedIds(ctx, tags));
+  const rows = await q.groupBy(['status_from', 'status_to']).execute();
   return rows
     .map((r) => ({ from: r.status_from!, to: r.status_to!, count: Number(r.n) }))
     .sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to));

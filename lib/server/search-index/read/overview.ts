@@ -10,11 +10,13 @@ import {
 } from '@/lib/api/overview';
 import { histogramMedianMs } from '../shared/periods';
 import type { ReadContext } from './context';
+import { taggedActivity, taggedFigures } from './overview-tagged';
 
 /**
  * The overview's figures, read from the roll-ups (rollups.ts), never from the
  * rows: a few hundred roll-up rows per range whatever the account's size.
  * Days are whole UTC days; amounts are summed per currency, never across.
+ * Narrowed to some tags, from the tagged rows instead (overview-tagged.ts).
  */
 const DAY_MS = 86_400_000;
 const MAX_MONTHS = 120;
@@ -32,9 +34,25 @@ export function rangeDays(range: Exclude<Range, 'all'>, now: number) {
   };
 }
 
-type OverviewReads = Pick<ReadContext, 'reads' | 'account'>;
-type Grain = 'd' | 'm' | 'y';
-type Days = ReturnType<typeof rangeDays>;
+type OverviewReads = Pick<ReadContext, 'reads' | 'account' | 'dialect' | 'tagAccount'>;
+export type Grain = 'd' | 'm' | 'y';
+export type Days = ReturnType<typeof rangeDays>;
+export type OverviewActivity = { latestActivity: string | null; firstDay: string | null };
+type Sums = {
+  currency: string;
+  created: number;
+  createdCompleted: number;
+  completedCount: number;
+  completedAmount: number;
+};
+/** What an overview is drawn from: the status table, the range's sums now and before, the chart, the times. */
+export type Figures = [
+  byStatus: { currency: string; status: string; created_count: number; created_amount: number }[],
+  current: Sums[],
+  previous: Sums[] | null,
+  perDay: { period: string; currency: string; status: string; created_count: number; completed_amount: number }[],
+  durations: { currency: string; bucket: number; n: number }[],
+];
 
 const rollups = ({ reads, account }: OverviewReads) => reads.selectFrom('rollups').where('account', '=', account);
 
@@ -58,7 +76,7 @@ function sums(store: OverviewReads, grain: 'd' | 'a', from?: string, to?: string
  * The last day anything was created or completed (a range that holds nothing says where the data is), and
  * for all time the first such day: all time is drawn from it to the last.
  */
-async function activity(store: OverviewReads, all: boolean) {
+async function activity(store: OverviewReads, all: boolean): Promise<OverviewActivity> {
   const active = () =>
     rollups(store)
       .where('grain', '=', 'd')
@@ -97,7 +115,7 @@ function figures(
   grain: Grain,
   chart: { from: string | null; to: string },
   perDayOf: PerDayOf,
-) {
+): Promise<Figures> {
   const all = days === null;
   const perDay = async () => {
     if (perDayOf === 'none') return [];
@@ -108,6 +126,8 @@ function figures(
       .where((eb) => eb.or([eb('created_count', '!=', 0), eb('completed_amount', '!=', 0)]))
       .select(['period', 'currency', 'status', 'created_count', 'completed_amount'])
       .orderBy('period')
+      .orderBy('currency')
+      .orderBy('status')
       .execute();
   };
   const durations = () => {
@@ -133,8 +153,6 @@ function figures(
     durations(),
   ]);
 }
-
-type Figures = Awaited<ReturnType<typeof figures>>;
 
 /** Each currency's figures, the largest first; amounts are never summed across currencies. */
 function perCurrency(all: boolean, [byStatus, current, previous, , durations]: Figures): CurrencyOverview[] {
@@ -194,16 +212,19 @@ export function createOverview(store: OverviewReads) {
     range: Range,
     now: number,
     perDayOf: PerDayOf = 'every',
+    tags: readonly string[] = [],
   ): Promise<Omit<Overview, 'asOf' | 'coverage' | 'changes'>> {
     const all = range === 'all';
     const days = all ? null : rangeDays(range, now);
     const to = dayOf(now);
-    const { latestActivity, firstDay } = await activity(store, all);
+    const { latestActivity, firstDay } = tags.length ? await taggedActivity(store, tags) : await activity(store, all);
     const chart = days
       ? { from: days.from, to: days.to }
       : { from: firstDay, to: firstDay && latestActivity ? latestActivity : to };
     const grain = grainOf(all, chart);
-    const read = await figures(store, days, grain, chart, perDayOf);
+    const read = tags.length
+      ? await taggedFigures(store, tags, days, grain, chart, perDayOf)
+      : await figures(store, days, grain, chart, perDayOf);
     const perDay: PerDay[] = read[3].map((row) => ({
       date: grain === 'd' ? row.period : grain === 'm' ? `${row.period}-01` : `${row.period}-01-01`,
       currency: row.currency,
