@@ -46,6 +46,9 @@ test('the team’s notes and tags: add, delete, a contact’s note on its other 
   await form.getByRole('combobox', { name: 'Colour' }).selectOption('orange');
   await form.getByRole('button', { name: 'Add tag' }).click();
   await expect(admin.getByRole('link', { name: `0 collections tagged ${tag}` })).toBeVisible();
+  const again = await admin.request.post('/api/tags', { data: { name: tag.toUpperCase() } });
+  expect(again.status()).toBe(400);
+  expect((await again.json()).message).toContain(`a tag named ${tag.toUpperCase()} exists already`);
   for (const colorScheme of ['light', 'dark'] as const) {
     await admin.emulateMedia({ colorScheme });
     await axe(admin);

@@ -352,6 +352,57 @@ type SeveralAccounts = {
   rows: { what: string; oneMs: number; tenMs: number; ratio: number; goal: string; extraMs?: number }[];
 };
 
+/** scripts/bench-annotations.ts's figures: notes and tags beside the same pages without, per store. */
+type Annotations = {
+  at: string;
+  cores: number;
+  scale: number;
+  rounds: number;
+  stores: {
+    store: string;
+    record: { withMs: number; withoutMs: number };
+    tagList: { status: string; rows: number; page: [number, number]; api: [number, number] };
+    whileTagging: {
+      rows: number;
+      requestMs: number;
+      pages: { what: string; idleMs: number; busyMs: number }[];
+      eventLoopMs: { p99: number; max: number };
+    };
+  }[];
+};
+
+function annotationRows(f: Annotations): Row[] {
+  const vs = (a: number, b: number) => `${a} vs ${b} ms (${Math.round((a / b) * 100) / 100}×)`;
+  return f.stores.flatMap((s): Row[] => [
+    [
+      `${s.store}: record page, 20 notes and 5 tags vs none, p95`,
+      vs(s.record.withMs, s.record.withoutMs),
+      '–',
+      '≤ 1.1×',
+    ],
+    [
+      `${s.store}: list page by a tag of ${num(s.tagList.rows)} rows vs by status ${s.tagList.status}, p95`,
+      vs(...s.tagList.page),
+      '–',
+      '≤ 1.2×',
+    ],
+    [`${s.store}: /api/collections by that tag vs by the status, p95`, vs(...s.tagList.api), '–', '≤ 1.2×'],
+    ...s.whileTagging.pages.map((p): Row => [
+      `${s.store}: ${p.what} page while ${num(s.whileTagging.rows)} rows are tagged vs idle, p95`,
+      vs(p.busyMs, p.idleMs),
+      '–',
+      '≤ 1.2×',
+    ]),
+    [
+      `${s.store}: event-loop delay over the tagging, p99 / max`,
+      `${s.whileTagging.eventLoopMs.p99} / ${s.whileTagging.eventLoopMs.max} ms`,
+      '–',
+      'p99 ≤ 50 ms',
+    ],
+    [`${s.store}: the tagging request, ${num(s.whileTagging.rows)} rows`, `${s.whileTagging.requestMs} ms`, '–', '–'],
+  ]);
+}
+
 /** The table's rows for one file, by its shape; none for a shape this script does not know. */
 function rowsOf(name: string, file: Record<string, unknown>): Row[] {
   if (Array.isArray(file.results)) {
@@ -385,6 +436,11 @@ function rowsOf(name: string, file: Record<string, unknown>): Row[] {
       ]),
     ];
   }
+  if (Array.isArray(file.stores) && typeof file.scale === 'number') {
+    const f = file as unknown as Annotations;
+    const title = `notes and tags (\`npm run bench:annotations\`, ${name}), ${when(f.at)}, ${f.cores} cores, ${num(f.scale)} collections, ${f.rounds} rounds`;
+    return [section(title), ...annotationRows(f)];
+  }
   if (typeof file.records === 'number' && Array.isArray(file.rows)) {
     const f = file as unknown as SearchSideBySide;
     const title = `search side by side (\`npm run bench:search\`, ${name}), ${when(f.at)}, ${f.cores} cores, ${num(f.records)} records`;
@@ -413,6 +469,7 @@ const ORDER = [
   'results-search.json',
   'results-overview.json',
   'results-accounts.json',
+  'results-annotations.json',
   'results-soak.json',
   'results-history.json',
 ];

@@ -714,6 +714,15 @@ async function main() {
     });
   }
 
+  // Notes and tags at scale, on both stores (its own servers and indexes): bench/results-annotations.*.
+  if (process.env.BENCH_ANNOTATIONS !== '0') {
+    console.log('\nNotes and tags (scripts/bench-annotations.ts)');
+    execFileSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/bench-annotations.ts'], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_SCALE: String(SCALE) },
+    });
+  }
+
   report();
 }
 

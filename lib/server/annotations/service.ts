@@ -17,7 +17,7 @@ import { listTags, tagChangesOf, tagsOf } from './tags-store';
 import { setTags, tagMany } from './tagging';
 import { changeTag, createTag, deleteTag } from './vocabulary';
 
-export { TagConflict } from './vocabulary';
+export { isTagConflict, TagConflict } from './vocabulary';
 
 /** Who reads: their name as notes and tags record it, and whether they are an admin (who may delete any note). */
 export type Annotator = { name: string; admin: boolean };

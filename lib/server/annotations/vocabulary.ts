@@ -5,8 +5,13 @@ import { isUniqueViolation } from '../database/dialect';
 import type { AnnotationDb } from './notes-store';
 import { tagByName, takeOff } from './tags-store';
 
-/** A change the vocabulary refuses (a taken name, the most tags): the 400 naming the field. */
+/**
+ * A change the vocabulary refuses (a taken name, the most tags): the 400 naming the field. Told by its name
+ * (`isTagConflict`), not `instanceof`: the runtime that throws it and the route that answers may be bundled
+ * apart by Next.js, each with its own copy of this class.
+ */
 export class TagConflict extends Error {
+  override readonly name = 'TagConflict';
   constructor(
     readonly field: string,
     message: string,
@@ -14,6 +19,9 @@ export class TagConflict extends Error {
     super(message);
   }
 }
+
+export const isTagConflict = (error: unknown): error is TagConflict =>
+  error instanceof Error && error.name === 'TagConflict';
 
 const taken = (name: string) =>
   new TagConflict('name', `Invalid name: a tag named ${name} exists already (names are one whatever their case)`);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { BULK_QUERY_MAX, tagKey, type TagColour } from '@/lib/api/annotations';
 import type { ListState } from '@/lib/api/list-state';
-import { TagConflict } from '../annotations/service';
+import { isTagConflict } from '../annotations/service';
 import type { RequestContext } from '../context';
 import { getCollection } from '../data';
 import { AppError } from '../errors';
@@ -29,7 +29,7 @@ function adminsOnly(context: RequestContext): void {
 }
 
 function conflict(error: unknown): never {
-  if (error instanceof TagConflict) throw new AppError('bad_request', error.message);
+  if (isTagConflict(error)) throw new AppError('bad_request', error.message);
   throw error;
 }
 
