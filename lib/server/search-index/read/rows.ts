@@ -61,11 +61,19 @@ export const taggedIds = (ctx: ReadContext, tags: readonly string[]) =>
     .where('collection_tags.account', '=', ctx.tagAccount)
     .where('collection_tags.tag', 'in', [...new Set(tags.map(tagKey))]);
 
+/**
+ * Whether the row holds any of the tags: probed by key (`collection_tags_id`) for each row a page walks in its
+ * order. An `in (…)` of the tagged ids made SQLite gather every one of them first (75,000 at 1,000,000 rows:
+ * 27 ms a page warm against 1.3 ms probed, and past the reads' bound beside a sync).
+ */
+const holdsTag = (ctx: ReadContext, tags: readonly string[]) =>
+  taggedIds(ctx, tags).where('collection_tags.id', '=', sql.ref<string>('collections.id'));
+
 export function withFilters<Q extends Rows | ListRows>(ctx: ReadContext, query: Q, filters: Filters): Q {
   let q = query as Rows;
   if (filters.contact) q = q.where('collections.id', 'in', contactIds(ctx, filters.contact));
   if (changes(filters)) q = q.where('collections.id', 'in', changedIds(ctx, filters));
-  if (filters.tag?.length) q = q.where('collections.id', 'in', taggedIds(ctx, filters.tag));
+  if (filters.tag?.length) q = q.where((eb) => eb.exists(holdsTag(ctx, filters.tag!)));
   if (filters.status?.length) q = q.where('collections.status', 'in', filters.status);
   if (filters.currency?.length) q = q.where('collections.currency', 'in', filters.currency);
   if (filters.createdFrom) q = q.where('collections.created_at', '>=', `${filters.createdFrom}T00:00:00.000Z`);
@@ -148,6 +156,25 @@ export const openedIds = (ctx: ReadContext) =>
         .select('collection_details.id')
         .where('collection_details.account', '=', ctx.account)
         .where('collection_details.type', '<>', 'integrated');
+
+/**
+ * How many rows a list narrowed by tags holds (no search, no contact, no change: those read few rows already),
+ * counted from the tagged ids, each looked up by key, the other filters on the row: a probe of every row of
+ * the account would read all of them. Null for any other list.
+ */
+export function taggedCount(ctx: ReadContext, filters: Filters): Promise<number> | null {
+  if (!filters.tag?.length || filters.contact || changes(filters)) return null;
+  const driven = ctx.reads
+    .selectFrom(taggedIds(ctx, filters.tag).distinct().as('k'))
+    .crossJoin('collections')
+    .where('collections.account', '=', ctx.account)
+    .whereRef('collections.id', '=', 'k.id')
+    .where('collections.id', 'not in', openedIds(ctx)) as unknown as ListRows;
+  return withFilters(ctx, driven, { ...filters, tag: undefined })
+    .select(sql<number | string>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow()
+    .then((row) => Number(row.n));
+}
 
 /** A view's rows: the list's filters, and its search when it has one (`q`). */
 export const viewRows = (ctx: ReadContext, filters: Filters, plan: SearchPlan | null) =>

@@ -6,7 +6,7 @@ import { matchedFields, matchedTokens, wantedTokens } from './matched-fields';
 import { IndexPage, page, rolledUpCount, toSummary, withDetails } from './page';
 import { isRanked } from './plan';
 import { planOf } from './plan-of';
-import { rows } from './rows';
+import { rows, taggedCount } from './rows';
 import { NARROW_COLUMNS } from './rows-types';
 import { walkedPage } from './walked-page';
 
@@ -52,7 +52,7 @@ export async function listCollections(
     limit,
     false,
     false,
-    rolledUpCount(ctx, filters),
+    rolledUpCount(ctx, filters) ?? taggedCount(ctx, filters),
   );
   return { data: (await withDetails(ctx, found.narrow)).map((a) => toSummary(ctx, a)), count: found.count };
 }
