@@ -1,4 +1,5 @@
 import 'server-only';
+import { cache } from 'react';
 import type { AnnotationEvent, Note, TagColour } from '@/lib/api/annotations';
 import type { RequestContext } from '../context';
 import type { Runtime } from '../runtime';
@@ -9,6 +10,15 @@ import { annotatorOf } from './annotator';
  * record and never holding it: null with the reason when the application's database cannot answer (the page
  * says so in the part's place). Part of the record's view: not audited again.
  */
+/**
+ * A record's notes, read once a render: its Notes part and its History both show them (React's `cache`, one
+ * request's scope; the reader's name and role are in the key, as they decide what each note says).
+ */
+const notesOnce = cache(
+  (rt: Runtime, name: string, admin: boolean, collection: string | null, contact: string | null) =>
+    rt.annotations.notes({ name, admin }, collection, contact),
+);
+
 export async function notesForPage(
   rt: Runtime,
   context: RequestContext,
@@ -18,7 +28,10 @@ export async function notesForPage(
   if (!rt.annotations.canSeal())
     return { notes: [], unavailable: 'Notes are sealed at rest and need INDEX_SECRET: ask the operator to set it.' };
   try {
-    return { notes: await rt.annotations.notes(reader, subject.collection, subject.contact), unavailable: null };
+    return {
+      notes: await notesOnce(rt, reader.name, reader.admin, subject.collection, subject.contact),
+      unavailable: null,
+    };
   } catch {
     return { notes: null, unavailable: 'Their database is not answering; try again in a moment.' };
   }
@@ -48,7 +61,7 @@ export async function annotationEvents(
   const reader = annotatorOf(context);
   try {
     const [notes, changes, vocabulary] = await Promise.all([
-      rt.annotations.notes(reader, id, contact),
+      notesOnce(rt, reader.name, reader.admin, id, contact),
       rt.annotations.tagChanges(id),
       rt.annotations.tags(),
     ]);
