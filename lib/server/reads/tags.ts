@@ -132,7 +132,7 @@ async function knownOrThrow(rt: Runtime, names: string[]): Promise<string[]> {
 async function idsOf(rt: Runtime, state: ListState): Promise<string[]> {
   const queries = await rt.index.queries();
   const ids: string[] = [];
-  let after: string | null = null;
+  let after: Awaited<ReturnType<typeof queries.ids>>['next'] = null;
   let plan: Awaited<ReturnType<typeof queries.ids>>['plan'] | undefined;
   for (;;) {
     const chunk = await guarded(rt, () => queries.ids(state, after, 5_000, plan));
@@ -144,7 +144,7 @@ async function idsOf(rt: Runtime, state: ListState): Promise<string[]> {
         `Invalid query: it holds more than ${BULK_QUERY_MAX.toLocaleString('en')} collections; narrow it (a filter, a search) and tag again`,
       );
     if (chunk.ids.length < 5_000) return ids;
-    after = chunk.ids.at(-1)!;
+    after = chunk.next;
   }
 }
 

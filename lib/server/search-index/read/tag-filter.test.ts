@@ -90,6 +90,30 @@ describe.each(storeKinds())('the tag filter on $name', (kind) => {
     expect(found.data.map((r) => r.id).sort()).toEqual(ids(60).slice(50));
   });
 
+  it('hands a list state’s ids over a chunk at a time, newest first, each once, ties of one time too', async () => {
+    // Ten more created at one instant: the chunks' bound is the time and the id.
+    const tied = Array.from({ length: 10 }, (_, i) => `pay_tie${i}`);
+    await store.upsert(
+      tied.map((id) =>
+        collectionSchema.parse(sampleCollection({ id, status: 'pending', createdAt: '2026-10-02T00:00:00.000Z' })),
+      ),
+      '2026-11-01T00:00:00.000Z',
+    );
+    const queries = createQueries(store, {}, TAGS);
+    const state = { ...none, status: ['pending'] };
+    const seen: string[] = [];
+    let after: Awaited<ReturnType<typeof queries.ids>>['next'] = null;
+    for (;;) {
+      const chunk = await queries.ids(state, after, 7);
+      seen.push(...chunk.ids);
+      if (chunk.ids.length < 7) break;
+      after = chunk.next;
+    }
+    const all = await list({ status: ['pending'] }, 1, 100);
+    expect(seen).toEqual(all.data.map((r) => r.id));
+    expect(new Set(seen).size).toBe(40);
+  });
+
   it('finds nothing for a tag nobody holds', async () => {
     expect(await list({ tag: ['nobody'] })).toEqual({ data: [], count: 0 });
   });
