@@ -23,7 +23,8 @@ test('the results page keeps the query in the box, Enter keeps focus there, and 
   await box.press('Enter');
   const narrowed = `${person.firstName} ${person.lastName}`;
   await expect(page).toHaveURL((url) => url.pathname === '/search' && url.searchParams.get('q') === narrowed);
-  await expect(page.getByText(`Results for “${narrowed}”`)).toBeVisible();
+  // Exactly: the announcer's "2 results for …" holds the same words once it has spoken.
+  await expect(page.getByText(`Results for “${narrowed}”`, { exact: true })).toBeVisible();
   await expect(box).toBeFocused();
   await expect(box).toHaveValue(narrowed);
   await expect(page.locator('#page-announcer')).toHaveText(new RegExp(`^\\d+ results? for “${narrowed}”$`));
