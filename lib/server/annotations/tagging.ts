@@ -38,8 +38,8 @@ export const BULK_CHUNK = 1_000;
 /**
  * One tag put on (or taken off) many collections, a chunk per transaction; two people tagging the same rows
  * at once lose nothing (a row held already is skipped by its key). How many rows changed. Between two chunks
- * it waits as long as the last one took (`pace`, the share of the database's time it leaves to others): on
- * two cores, 100,000 rows tagged back to back slowed the pages beside them 1.7-5× (bench:annotations).
+ * it waits as long as the last one took, leaving others half the database's time: on two cores, 100,000 rows
+ * tagged back to back slowed the pages beside them 1.7-5× (bench:annotations).
  */
 export async function tagMany(
   db: AnnotationDb,
@@ -48,7 +48,6 @@ export async function tagMany(
   ids: string[],
   by: string,
   on: boolean,
-  pace = 1,
 ): Promise<number> {
   const at = new Date(db.now()).toISOString();
   const key = tagKey(name);
@@ -62,8 +61,7 @@ export async function tagMany(
       .transaction()
       .execute((trx) => (on ? putOn(trx, account, key, chunk, by, at) : takeOff(trx, account, key, chunk, by, at)));
     changed += done.length;
-    if (pace > 0 && i + BULK_CHUNK < ids.length)
-      await new Promise((resolve) => setTimeout(resolve, (performance.now() - started) * pace));
+    if (i + BULK_CHUNK < ids.length) await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
   }
   return changed;
 }

@@ -6,6 +6,7 @@ import { RANGES, type PerDayOf } from '@/lib/api/overview';
 import { collectionSchema, type Collection } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
+import { tagRows } from '@/test/tagged-rows';
 import { blindKeys } from '../shared/blind';
 import { openIndexStore, type IndexStore } from '../store';
 import { createQueries } from '.';
@@ -48,12 +49,7 @@ function records(): Collection[] {
   });
 }
 
-async function tag(store: IndexStore, name: string, ids: string[]) {
-  await store.db
-    .insertInto('collection_tags')
-    .values(ids.map((id) => ({ account: TAGS, tag: name, id, tagged_at: '2026-11-23T00:00:00.000Z', tagged_by: 't' })))
-    .execute();
-}
+const tag = (store: IndexStore, name: string, ids: string[]) => tagRows(store.db, TAGS, name, ids);
 
 async function overviews(store: IndexStore, tags: string[] = []) {
   const queries = createQueries(store, {}, TAGS);
@@ -110,10 +106,7 @@ describe.each(storeKinds())('a tagged overview on $name', (kind) => {
       'other',
       all.map((c) => c.id),
     );
-    await store.db
-      .insertInto('collection_tags')
-      .values({ account: 'another', tag: 'vip', id: all[1]!.id, tagged_at: '2026-11-23T00:00:00.000Z', tagged_by: 't' })
-      .execute();
+    await tagRows(store.db, 'another', 'vip', [all[1]!.id]);
     // Names are matched whatever their case.
     const tagged = await overviews(store, ['VIP']);
     // Seen again (changed: an unchanged record is marked seen only during a scan), the others removed.

@@ -12,20 +12,14 @@ import { openedIds, taggedIds } from './rows';
  * status table and the range's sums (now and the range before), one for the chart's days (only when a chart
  * is drawn), one for the completion times. Days are whole UTC days; amounts per currency, never across.
  */
-type TaggedReads = Pick<ReadContext, 'reads' | 'account' | 'dialect' | 'tagAccount'>;
-
 /** The account's listed collections holding any of `tags`, each once. */
-const taggedRows = (ctx: TaggedReads, tags: readonly string[]) =>
+const taggedRows = (ctx: ReadContext, tags: readonly string[]) =>
   ctx.reads
-    .selectFrom(
-      taggedIds(ctx as ReadContext, tags)
-        .distinct()
-        .as('k'),
-    )
+    .selectFrom(taggedIds(ctx, tags).distinct().as('k'))
     .crossJoin('collections')
     .where('collections.account', '=', ctx.account)
     .whereRef('collections.id', '=', 'k.id')
-    .where('collections.id', 'not in', openedIds(ctx as ReadContext));
+    .where('collections.id', 'not in', openedIds(ctx));
 
 const start = (day: string) => `${day}T00:00:00.000Z`;
 const end = (day: string) => `${day}T23:59:59.999Z`;
@@ -48,7 +42,7 @@ function rangeSums(days: { from: string; to: string } | null, prefix: string) {
 }
 
 /** The status table (all time) and the range's sums, now and before: one pass, by currency and status. */
-async function statusAndSums(ctx: TaggedReads, tags: readonly string[], days: Days | null) {
+async function statusAndSums(ctx: ReadContext, tags: readonly string[], days: Days | null) {
   const rows = await taggedRows(ctx, tags)
     .select([
       'collections.currency as currency',
@@ -96,7 +90,7 @@ const PERIOD_LENGTH: Record<Grain, number> = { d: 10, m: 7, y: 4 };
 
 /** The chart's rows: created by the day (month, year) they were created, amounts by the day completed. */
 async function perDay(
-  ctx: TaggedReads,
+  ctx: ReadContext,
   tags: readonly string[],
   grain: Grain,
   chart: { from: string | null; to: string },
@@ -140,7 +134,7 @@ async function perDay(
 }
 
 /** Completion times in the roll-ups' buckets (shared/periods.ts `durationBucket`), computed by the database. */
-async function durations(ctx: TaggedReads, tags: readonly string[], days: Days | null): Promise<Figures[4]> {
+async function durations(ctx: ReadContext, tags: readonly string[], days: Days | null): Promise<Figures[4]> {
   const seconds =
     ctx.dialect === 'sqlite'
       ? sql<number>`((julianday(collections.completed_at) - julianday(collections.created_at)) * 86400.0)`
@@ -159,7 +153,7 @@ async function durations(ctx: TaggedReads, tags: readonly string[], days: Days |
 }
 
 /** The last day anything tagged was created or completed, and the first it was created. */
-export async function taggedActivity(ctx: TaggedReads, tags: readonly string[]): Promise<OverviewActivity> {
+export async function taggedActivity(ctx: ReadContext, tags: readonly string[]): Promise<OverviewActivity> {
   const row = await taggedRows(ctx, tags)
     .select([
       sql<string | null>`max(collections.created_at)`.as('created'),
@@ -175,7 +169,7 @@ export async function taggedActivity(ctx: TaggedReads, tags: readonly string[]):
 }
 
 export async function taggedFigures(
-  ctx: TaggedReads,
+  ctx: ReadContext,
   tags: readonly string[],
   days: Days | null,
   grain: Grain,

@@ -34,7 +34,7 @@ export function rangeDays(range: Exclude<Range, 'all'>, now: number) {
   };
 }
 
-type OverviewReads = Pick<ReadContext, 'reads' | 'account' | 'dialect' | 'tagAccount'>;
+type OverviewReads = Pick<ReadContext, 'reads' | 'account'>;
 export type Grain = 'd' | 'm' | 'y';
 export type Days = ReturnType<typeof rangeDays>;
 export type OverviewActivity = { latestActivity: string | null; firstDay: string | null };
@@ -207,7 +207,7 @@ function perCurrency(all: boolean, [byStatus, current, previous, , durations]: F
     .sort((a, b) => total(b) - total(a) || a.currency.localeCompare(b.currency));
 }
 
-export function createOverview(store: OverviewReads) {
+export function createOverview(store: ReadContext) {
   return async function overview(
     range: Range,
     now: number,

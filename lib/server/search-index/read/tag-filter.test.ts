@@ -6,6 +6,7 @@ import { defaults, filterSchema, type Filters } from '@/lib/api/list-state';
 import { collectionSchema } from '@/lib/api/schemas';
 import { sampleCollection } from '@/test/samples';
 import { storeKinds } from '@/test/stores';
+import { tagRows } from '@/test/tagged-rows';
 import { blindKeys } from '../shared/blind';
 import { openIndexStore, type IndexStore } from '../store';
 import { createQueries } from '.';
@@ -41,11 +42,7 @@ describe.each(storeKinds())('the tag filter on $name', (kind) => {
       ),
       '2026-11-01T00:00:00.000Z',
     );
-    const tag = (name: string, of: string[], account = TAGS) =>
-      store.db
-        .insertInto('collection_tags')
-        .values(of.map((id) => ({ account, tag: name, id, tagged_at: '2026-11-01T00:00:00.000Z', tagged_by: 't' })))
-        .execute();
+    const tag = (name: string, of: string[], account = TAGS) => tagRows(store.db, account, name, of);
     // vip: every third row; late: the last ten; both overlap; a tag of another account and one on an id the
     // index does not hold are not counted.
     await tag(
