@@ -5,6 +5,8 @@
  * - ten accounts: the same small account beside BENCH_ACCOUNTS_BIG (9) accounts of BENCH_ACCOUNTS_ROWS
  *   (100,000) collections each, measured while their first syncs run.
  *
+ * - one big account alone in its first sync, against the same account among the ten (the same sync budget).
+ *
  * Each phase measures the small account's freshness (a collection added upstream until a search finds it), its
  * list, search and record pages (server render, median), and a record of another account: a plain 403 alone,
  * the owner hint with ten. Written to bench/results-accounts.json and .md.
@@ -86,6 +88,45 @@ function dashboard(accounts: object[], indexPath: string) {
 }
 
 const small = { id: 'other', name: 'Other Business Ltd', key: 'sk_sandbox_other', mode: 'test' };
+const bigOne = { id: 'bench-1', name: big[0]!.name, key: big[0]!.key, mode: 'live' };
+type Account = typeof small;
+
+/** An account's list, search and record pages (median), and a record of another account (`foreign`). */
+async function pagesOf(account: Account, foreign: string) {
+  const [first] = await ids(account.key);
+  const q = encodeURIComponent(first!.contact.lastName);
+  const at = `account=${account.id}`;
+  // Warm each page once (the build's first render of a route compiles nothing, but fills caches).
+  for (const path of [`/collections?${at}`, `/search?q=${q}&${at}`, `/collections/${first!.id}?${at}`])
+    await page(path);
+  const pages: Record<string, number> = {};
+  for (const [name, path] of [
+    ['list', `/collections?${at}&limit=25`],
+    ['search', `/search?q=${q}&${at}`],
+    ['record', `/collections/${first!.id}?${at}`],
+    ['another account’s record', `/collections/${foreign}?${at}`],
+  ] as const) {
+    const times: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) times.push(await timed(() => page(path)));
+    pages[name] = median(times);
+  }
+  return pages;
+}
+
+/** A big account's pages while its first sync runs (its index has rows, and is not yet complete). */
+async function measureBig(label: string, foreign: string) {
+  await waitFor(`${base}/api/health`);
+  for (;;) {
+    const { data } = await json<{ data?: { state: string; indexed: number } }>(
+      `/api/index/status?account=${bigOne.id}`,
+    );
+    if (data && data.indexed >= 5_000) break;
+    await sleep(250);
+  }
+  const pages = await pagesOf(bigOne, foreign);
+  console.log(`${label}: ${JSON.stringify({ pages })}`);
+  return pages;
+}
 
 async function measure(label: string, foreign: string) {
   await waitFor(`${base}/api/health`);
@@ -96,26 +137,7 @@ async function measure(label: string, foreign: string) {
       await sleep(250);
     }
   })();
-  const [first] = await ids(small.key);
-  const q = encodeURIComponent(first!.contact.lastName);
-  // Warm each page once (the build's first render of a route compiles nothing, but fills caches).
-  for (const path of [
-    '/collections?account=other',
-    `/search?q=${q}&account=other`,
-    `/collections/${first!.id}?account=other`,
-  ])
-    await page(path);
-  const pages: Record<string, number> = {};
-  for (const [name, path] of [
-    ['list', '/collections?account=other&limit=25'],
-    ['search', `/search?q=${q}&account=other`],
-    ['record', `/collections/${first!.id}?account=other`],
-    ['another account’s record', `/collections/${foreign}?account=other`],
-  ] as const) {
-    const times: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) times.push(await timed(() => page(path)));
-    pages[name] = median(times);
-  }
+  const pages = await pagesOf(small, foreign);
   const fresh: number[] = [];
   for (let i = 0; i < FRESH_ROUNDS; i++) {
     const added = (await (
@@ -162,6 +184,7 @@ children.push(
 );
 await waitFor(`${upstream}/__sandbox/health`, 300_000);
 const foreign = (await ids(big[BIG - 1]!.key))[0]!.id;
+const smallRecord = (await ids(small.key))[0]!.id;
 
 // The slowest of the upstream answers the hint waits for: each big account's read of the record, directly.
 const upstreamMs: number[] = [];
@@ -181,9 +204,16 @@ const one = await measure('one account', foreign);
 alone.kill('SIGTERM');
 await exited(alone);
 
+// One big account alone in its first sync: the same sync budget as ten, on one account.
+const bigAlone = dashboard([bigOne], resolve('.data/bench-accounts-big-alone.sqlite'));
+const bigOneAlone = await measureBig('one big account, first sync', smallRecord);
+bigAlone.kill('SIGTERM');
+await exited(bigAlone);
+
 const accounts = [small, ...big.map((b, i) => ({ id: `bench-${i + 1}`, name: b.name, key: b.key, mode: 'live' }))];
 const ten = dashboard(accounts, resolve('.data/bench-accounts-ten.sqlite'));
 const several = await measure(`${accounts.length} accounts`, foreign);
+const bigOneOfTen = await measureBig(`${accounts.length} accounts, a big one`, smallRecord);
 ten.kill('SIGTERM');
 await exited(ten);
 
@@ -212,6 +242,13 @@ const result = {
       ratio: ratio(several.pages[name]!, one.pages[name]!),
       goal: '≤ 1.1×',
     })),
+    ...(['list', 'search', 'record'] as const).map((name) => ({
+      what: `a big account in its first sync: ${name} page, median`,
+      oneMs: bigOneAlone[name]!,
+      tenMs: bigOneOfTen[name]!,
+      ratio: ratio(bigOneOfTen[name]!, bigOneAlone[name]!),
+      goal: '≤ 1.1×',
+    })),
     {
       what: 'another account’s record: the owner hint vs a plain 403',
       oneMs: one.pages['another account’s record']!,
@@ -230,7 +267,7 @@ writeFileSync(
   [
     `# Several accounts, ${result.at} (${result.cores} cores, ${result.node})`,
     '',
-    `${result.accounts} accounts: the small one (24 collections) beside ${BIG} of ${ROWS.toLocaleString('en')}, ${result.syncingDuringTen} of them still in their first sync when measured; against the small one alone.`,
+    `${result.accounts} accounts: the small one (24 collections) beside ${BIG} of ${ROWS.toLocaleString('en')}, ${result.syncingDuringTen} of them still in their first sync when measured; against the small one alone; and one big account in its first sync alone, against the same among the ten.`,
     '',
     '| measure | one account | ten accounts | ratio | goal |',
     '|---|---|---|---|---|',
