@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { MAIL_ENV, mailConfig } from './mail/config';
 import { AccountsError, DEFAULT_ACCOUNT_ID, parseAccounts, SANDBOX_ACCOUNTS, type Account } from './accounts/config';
 
 /**
@@ -141,6 +142,7 @@ const schema = z
     VIEWER_CONTACT_DETAILS: optionalText.pipe(z.enum(['full', 'masked']).default('full')),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
     METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    ...MAIL_ENV,
   })
   .superRefine((env, ctx) => {
     // pg lets the URL's sslmode override the TLS settings: `require` must not be quietly undone by it.
@@ -260,6 +262,8 @@ function toConfig(env: z.output<typeof schema>, listed: Account[] | null) {
       /** A collection's history is kept this long (contract section 14), pruned by the syncing replica. */
       historyRetentionDays: env.HISTORY_RETENTION_DAYS,
     },
+    /** E-mailed reports and alerts (contract section 17): how mail leaves, from whom, the alert rules. */
+    mail: mailConfig(env, sandbox, env.DASHBOARD_URL ?? null),
     production: env.NODE_ENV === 'production',
   };
 }
