@@ -12,7 +12,7 @@ import {
   type AnnotationDb,
   type NoteRow,
 } from './notes-store';
-import { noteAad, noteSeal, type NoteSeal } from './seal';
+import { noteAad, noteSeal, type NoteSeal } from '../seal';
 import { listTags, tagChangesOf, tagsOf } from './tags-store';
 import { setTags, tagMany } from './tagging';
 import { changeTag, createTag, deleteTag } from './vocabulary';

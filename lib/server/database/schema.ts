@@ -77,7 +77,7 @@ export type AppDatabase = {
     subject_kind: 'collection' | 'contact';
     subject_id: string;
     author: string;
-    /** The text, AES-256-GCM (annotations/seal.ts); null once deleted. */
+    /** The text, AES-256-GCM (lib/server/seal.ts); null once deleted. */
     sealed: string | null;
     created_at: string;
     deleted_at: string | null;
@@ -89,6 +89,56 @@ export type AppDatabase = {
   collection_tags: { account: string; tag: string; id: string; tagged_at: string; tagged_by: string };
   /** Each tag put on (`tag_apply`) or taken off (`tag_remove`) a collection: the record's History. */
   tag_changes: { account: string; id: string; at: string; by: string; change: 'tag_apply' | 'tag_remove'; tag: string };
+  /** A person's e-mailed report of a saved view (lib/server/mail): never emptied with the index. */
+  subscriptions: {
+    id: string;
+    account: string;
+    owner: string;
+    role: 'admin' | 'viewer';
+    owner_email: string | null;
+    view_id: string;
+    view_name: string | null;
+    /** JSON: `{ every, at, zone, weekday?, day? }`. */
+    schedule: string;
+    send_when: 'always' | 'nonEmpty' | 'above' | 'changed';
+    above: number | null;
+    /** JSON: a list of addresses. */
+    recipients: string;
+    attach_csv: number;
+    state: 'active' | 'paused' | 'ended';
+    paused_reason: string | null;
+    next_due: string | null;
+    last_report_at: string | null;
+    last_count: number | null;
+    last_ids: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+  /** Each report, test or alert and its due time, recorded before it is sent (the key makes it once). */
+  deliveries: {
+    subject: string;
+    due: string;
+    kind: 'report' | 'test' | 'alert';
+    status: 'pending' | 'sent' | 'skipped' | 'failed';
+    attempts: number;
+    next_attempt_at: string | null;
+    claimed_by: string | null;
+    claimed_until: string | null;
+    sent_at: string | null;
+    error: string | null;
+    detail: string | null;
+  };
+  /** Mail the sandbox kept instead of sending (no SMTP_URL), sealed: `/mail`. */
+  mail_kept: { id: string; at: string; kind: string; sealed: string };
+  /** Each alert condition's state per scope: mailed when it starts and when it clears. */
+  alert_states: {
+    condition: string;
+    scope: string;
+    active: number;
+    since: string;
+    last_mailed_at: string | null;
+    detail: string | null;
+  };
   /** A collection's changes as the sync and live reads saw them (search-index/history.ts). */
   collection_history: {
     account: number;

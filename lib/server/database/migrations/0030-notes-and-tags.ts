@@ -8,7 +8,7 @@ import { dialectOf, textType } from '../../database/dialect';
  * Not derived data: a rebuilt index or a changed INDEX_SECRET's empty index leaves them as they were.
  *
  * - `notes`: a collection's or a contact's, the text sealed (AES-256-GCM, bound to the account and the
- *   note's id: lib/server/annotations/seal.ts); a deleted note keeps its row, who deleted it and when, and
+ *   note's id: lib/server/seal.ts); a deleted note keeps its row, who deleted it and when, and
  *   loses its text.
  * - `tags`: an account's vocabulary, one name per `name_key` (the name lower-cased).
  * - `collection_tags`: which collections hold which tag. Keyed by tag first: the list's `tag=` filter

@@ -30,6 +30,7 @@ import * as m0027 from './0027-collections-by-rowid';
 import * as m0028 from './0028-accounts-never-renumbered';
 import * as m0029 from './0029-audit-account';
 import * as m0030 from './0030-notes-and-tags';
+import * as m0031 from './0031-reports-and-alerts';
 
 /**
  * Every migration, by its number. Listed here rather than read from the folder
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0028-accounts-never-renumbered': m0028,
   '0029-audit-account': m0029,
   '0030-notes-and-tags': m0030,
+  '0031-reports-and-alerts': m0031,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

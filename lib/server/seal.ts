@@ -2,16 +2,17 @@ import 'server-only';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * A note's text at rest (section 16): AES-256-GCM under a key derived from the data secret (data-secret.ts),
- * bound to the account and the note's id (its additional data), so a sealed text copied onto another note
- * or account does not open. Written `v1.<key check>.<base64 of iv, tag, ciphertext>`: a note sealed under
+ * Text kept at rest: a note's (section 16), a kept e-mail's (section 17): AES-256-GCM under a key derived from the data secret (data-secret.ts),
+ * bound to what it belongs to (its additional data: the account and the note's id), so a sealed text copied
+ * onto another note or account does not open. Each purpose has its own key. Written `v1.<key check>.<base64 of iv, tag, ciphertext>`: a note sealed under
  * another secret is told apart and shown as unreadable, never as garbage.
  */
 export type NoteSeal = { seal(text: string, aad: string): string; open(sealed: string, aad: string): string | null };
 
-export function noteSeal(secret: string): NoteSeal {
-  const key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), 'collections-console', 'seal:note', 32));
-  const check = createHmac('sha256', key).update('note key check').digest('base64url').slice(0, 8);
+export function noteSeal(secret: string, purpose: 'note' | 'mail' = 'note'): NoteSeal {
+  const info = `seal:${purpose}`;
+  const key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), 'collections-console', info, 32));
+  const check = createHmac('sha256', key).update(`${purpose} key check`).digest('base64url').slice(0, 8);
   return {
     seal(text, aad) {
       const iv = randomBytes(12);
